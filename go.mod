@@ -1,0 +1,3 @@
+module github.com/ctrld-install/ctrld-install
+
+go 1.26
