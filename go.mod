@@ -1,3 +1,8 @@
 module github.com/ctrld-install/ctrld-install
 
-go 1.26
+go 1.26.0
+
+require (
+	golang.org/x/sys v0.50.0
+	howett.net/plist v1.0.1
+)

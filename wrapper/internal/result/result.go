@@ -1,0 +1,82 @@
+// Package result reads ctrld's provision_result.json, trusting it only when
+// it is a fresh, small, regular file whose fields agree with the code table.
+package result
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+)
+
+// FileName is the name ctrld gives the file in its home dir.
+const FileName = "provision_result.json"
+
+// MaxSize caps what is read; a larger file is not trusted.
+const MaxSize = 64 << 10
+
+// file holds only the fields the wrapper uses. message and detail are
+// never decoded, so they can never leave the file.
+type file struct {
+	Timestamp string `json:"timestamp"`
+	Stage     string `json:"stage"`
+	Code      string `json:"code"`
+	ExitCode  int    `json:"exit_code"`
+}
+
+// ErrUntrusted explains why a result file was passed over.
+var ErrUntrusted = errors.New("result file not trusted")
+
+// Read returns the code recorded in home's result file when the file is a
+// regular file of at most MaxSize bytes, stamped at or after attemptStart
+// (to the second), with a stage, code and exit that match the table.
+func Read(home string, attemptStart time.Time) (codes.Code, error) {
+	path := filepath.Join(home, FileName)
+	data, err := readRegular(path)
+	if err != nil {
+		return codes.Code{}, err
+	}
+	var f file
+	if err := json.Unmarshal(data, &f); err != nil {
+		return codes.Code{}, ErrUntrusted
+	}
+	stamp, err := time.Parse(time.RFC3339, f.Timestamp)
+	if err != nil || stamp.Unix() < attemptStart.Unix() {
+		return codes.Code{}, ErrUntrusted
+	}
+	c, ok := codes.ValidFromCtrld(f.Stage, f.Code, f.ExitCode, false)
+	if !ok {
+		return codes.Code{}, ErrUntrusted
+	}
+	return c, nil
+}
+
+// readRegular refuses links and anything but a regular file, and checks
+// that what was opened is what was inspected.
+func readRegular(path string) ([]byte, error) {
+	before, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !before.Mode().IsRegular() || before.Size() > MaxSize {
+		return nil, ErrUntrusted
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	opened, err := f.Stat()
+	if err != nil || !os.SameFile(before, opened) {
+		return nil, ErrUntrusted
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
+	if err != nil || len(data) > MaxSize {
+		return nil, ErrUntrusted
+	}
+	return data, nil
+}

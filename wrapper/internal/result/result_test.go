@@ -1,0 +1,103 @@
+package result
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const canary = "org-v1-canary-res-77aa"
+
+func write(t *testing.T, dir, stamp, stage, code string, exit int) {
+	t.Helper()
+	body := fmt.Sprintf(`{"version":1,"timestamp":%q,"stage":%q,"code":%q,"exit_code":%d,"message":"token %s","detail":{"token":%q}}`,
+		stamp, stage, code, exit, canary, canary)
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRead(t *testing.T) {
+	start := time.Date(2026, 8, 18, 12, 0, 0, 700_000_000, time.UTC)
+	same := "2026-08-18T12:00:00Z"
+	tests := []struct {
+		name               string
+		stamp, stage, code string
+		exit               int
+		want               string
+	}{
+		{"fresh valid", same, "listener", "LISTENER_BIND_FAILED", 41, "LISTENER_BIND_FAILED"},
+		{"later", "2026-08-18T12:01:00Z", "bootstrap", "TOKEN_EXPIRED", 34, "TOKEN_EXPIRED"},
+		{"stale by a second", "2026-08-18T11:59:59Z", "listener", "LISTENER_BIND_FAILED", 41, ""},
+		{"bad stamp", "yesterday", "listener", "LISTENER_BIND_FAILED", 41, ""},
+		{"exit disagrees", same, "listener", "LISTENER_BIND_FAILED", 42, ""},
+		{"stage disagrees", same, "service", "LISTENER_BIND_FAILED", 41, ""},
+		{"unknown code", same, "bootstrap", "TOKEN_REVOKED", 37, ""},
+		{"package stage", same, "package", "CTRLD_TIMEOUT", 63, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, tc.stamp, tc.stage, tc.code, tc.exit)
+			c, err := Read(dir, start)
+			if tc.want == "" {
+				if err == nil {
+					t.Fatalf("trusted %+v", c)
+				}
+				return
+			}
+			if err != nil || c.Name != tc.want {
+				t.Fatalf("got %+v, %v", c, err)
+			}
+			if strings.Contains(fmt.Sprint(c), canary) {
+				t.Fatal("canary leaked from message/detail")
+			}
+		})
+	}
+}
+
+func TestReadRefusesLinksAndBigFiles(t *testing.T) {
+	start := time.Date(2026, 8, 18, 12, 0, 0, 0, time.UTC)
+	dir := t.TempDir()
+	elsewhere := t.TempDir()
+	write(t, elsewhere, "2026-08-18T12:00:00Z", "listener", "LISTENER_BIND_FAILED", 41)
+	if err := os.Symlink(filepath.Join(elsewhere, FileName), filepath.Join(dir, FileName)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(dir, start); err == nil {
+		t.Fatal("followed a symlink")
+	}
+
+	big := t.TempDir()
+	body := `{"timestamp":"2026-08-18T12:00:00Z","stage":"listener","code":"LISTENER_BIND_FAILED","exit_code":41,"pad":"` + strings.Repeat("x", MaxSize) + `"}`
+	os.WriteFile(filepath.Join(big, FileName), []byte(body), 0o600)
+	if _, err := Read(big, start); err == nil {
+		t.Fatal("trusted an oversized file")
+	}
+
+	fifoDir := t.TempDir()
+	os.Mkdir(filepath.Join(fifoDir, FileName), 0o700)
+	if _, err := Read(fifoDir, start); err == nil {
+		t.Fatal("trusted a directory")
+	}
+
+	if _, err := Read(t.TempDir(), start); err == nil {
+		t.Fatal("trusted a missing file")
+	}
+}
+
+func TestReadsSharedFixture(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "shared", "fixtures", "ctrld-output", FileName[:len("provision_result")]+"-listener.json"))
+	if err != nil {
+		t.Skipf("fixture not present: %v", err)
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, FileName), data, 0o600)
+	c, err := Read(dir, time.Date(2026, 8, 18, 12, 0, 0, 0, time.UTC))
+	if err != nil || c.Exit != 41 {
+		t.Fatalf("got %+v, %v", c, err)
+	}
+}

@@ -1,0 +1,96 @@
+// Package settings gathers the four provisioning settings from their
+// sources (flags and env, managed preferences, the Windows policy key, the
+// Linux settings file) and checks them the way ctrld would.
+package settings
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Key names a setting. The names are the same on every OS and in every
+// source.
+type Key string
+
+const (
+	ProvisionToken    Key = "ProvisionToken"
+	CustomHostname    Key = "CustomHostname"
+	InterceptMode     Key = "InterceptMode"
+	UseDevEnvironment Key = "UseDevEnvironment"
+)
+
+// Keys lists every setting, in documentation order.
+var Keys = []Key{ProvisionToken, CustomHostname, InterceptMode, UseDevEnvironment}
+
+const (
+	// MaxFileSize caps a managed-settings file; a larger one is ignored.
+	MaxFileSize = 1 << 20
+	// MaxValueLen caps one value; a longer one is dropped.
+	MaxValueLen = 4 << 10
+)
+
+// Settings maps a key to its value as text. A bool is "true" or "false".
+// A missing key is unset; an empty token counts as no token.
+type Settings map[Key]string
+
+// Get returns a value and whether it is set and non-empty.
+func (s Settings) Get(k Key) (string, bool) {
+	v, ok := s[k]
+	return v, ok && v != ""
+}
+
+// Bool reads a boolean setting; unset or unreadable is false.
+func (s Settings) Bool(k Key) bool {
+	v, _ := s.Get(k)
+	b, _ := parseBool(v)
+	return b
+}
+
+// Merge returns the settings of s, with each key s lacks taken from lower.
+func (s Settings) Merge(lower Settings) Settings {
+	out := Settings{}
+	for k, v := range lower {
+		out[k] = v
+	}
+	for k, v := range s {
+		if v != "" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func isKey(name string) (Key, bool) {
+	for _, k := range Keys {
+		if string(k) == name {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// put stores a value read from an untrusted source, dropping values over
+// the cap and booleans that do not parse.
+func (s Settings) put(k Key, v string) {
+	if len(v) > MaxValueLen {
+		return
+	}
+	if k == UseDevEnvironment {
+		b, ok := parseBool(v)
+		if !ok {
+			return
+		}
+		v = strconv.FormatBool(b)
+	}
+	s[k] = v
+}
+
+func parseBool(v string) (bool, bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "true", "yes":
+		return true, true
+	case "0", "false", "no", "":
+		return false, true
+	}
+	return false, false
+}

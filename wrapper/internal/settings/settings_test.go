@@ -1,0 +1,251 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"howett.net/plist"
+)
+
+const canary = "org-v1-canary-set-91b3"
+
+func plistBytes(t testing.TB, v any, format int) []byte {
+	t.Helper()
+	data, err := plist.Marshal(v, format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestParsePlistBothFormats(t *testing.T) {
+	prefs := map[string]any{
+		"ProvisionToken":    canary,
+		"CustomHostname":    "mac-01",
+		"InterceptMode":     "intercept-dns",
+		"UseDevEnvironment": true,
+		"Unrelated":         []any{1, 2, 3},
+	}
+	for name, format := range map[string]int{"binary": plist.BinaryFormat, "xml": plist.XMLFormat} {
+		t.Run(name, func(t *testing.T) {
+			s, err := ParsePlist(plistBytes(t, prefs, format))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := Settings{ProvisionToken: canary, CustomHostname: "mac-01", InterceptMode: "intercept-dns", UseDevEnvironment: "true"}
+			if len(s) != len(want) {
+				t.Fatalf("got %v", len(s))
+			}
+			for k, v := range want {
+				if s[k] != v {
+					t.Errorf("%s: got %q want %q", k, s[k], v)
+				}
+			}
+		})
+	}
+}
+
+func TestParsePlistTypesAndCaps(t *testing.T) {
+	s, err := ParsePlist(plistBytes(t, map[string]any{
+		"ProvisionToken":    strings.Repeat("a", MaxValueLen+1),
+		"CustomHostname":    42,
+		"UseDevEnvironment": 1,
+	}, plist.XMLFormat))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s.Get(ProvisionToken); ok {
+		t.Error("kept an oversized token")
+	}
+	if _, ok := s[CustomHostname]; ok {
+		t.Error("kept a number as a hostname")
+	}
+	if !s.Bool(UseDevEnvironment) {
+		t.Error("integer 1 should mean true")
+	}
+}
+
+// hugeStringPlist is a binary plist whose ProvisionToken string claims
+// 2^64-1 bytes. Decoded unchecked, it kills the process.
+func hugeStringPlist() []byte {
+	var b bytes.Buffer
+	b.WriteString("bplist00")
+	offsets := []int{}
+	offsets = append(offsets, b.Len())
+	b.Write([]byte{0xd1, 0x01, 0x02}) // dict, one pair: key obj 1, value obj 2
+	offsets = append(offsets, b.Len())
+	b.WriteByte(0x5e)
+	b.WriteString("ProvisionToken")
+	offsets = append(offsets, b.Len())
+	b.Write([]byte{0x5f, 0x13, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
+	b.WriteString("short")
+	table := b.Len()
+	for _, o := range offsets {
+		b.WriteByte(byte(o))
+	}
+	trailer := make([]byte, 32)
+	trailer[6], trailer[7] = 1, 1
+	binary.BigEndian.PutUint64(trailer[8:], uint64(len(offsets)))
+	binary.BigEndian.PutUint64(trailer[16:], 0)
+	binary.BigEndian.PutUint64(trailer[24:], uint64(table))
+	b.Write(trailer)
+	return b.Bytes()
+}
+
+func TestCraftedBinaryPlistIsRefused(t *testing.T) {
+	if _, err := ParsePlist(hugeStringPlist()); !errors.Is(err, ErrUnreadable) {
+		t.Fatalf("got %v, want ErrUnreadable", err)
+	}
+	if err := checkBinaryPlist(hugeStringPlist()); err == nil {
+		t.Fatal("structural check passed a 2^64-1 string")
+	}
+}
+
+func TestCyclicAndDeepPlistsAreRefused(t *testing.T) {
+	// An array that contains itself.
+	var b bytes.Buffer
+	b.WriteString("bplist00")
+	b.Write([]byte{0xa1, 0x00})
+	table := b.Len()
+	b.WriteByte(8)
+	trailer := make([]byte, 32)
+	trailer[6], trailer[7] = 1, 1
+	binary.BigEndian.PutUint64(trailer[8:], 1)
+	binary.BigEndian.PutUint64(trailer[24:], uint64(table))
+	b.Write(trailer)
+	if _, err := ParsePlist(b.Bytes()); err == nil {
+		t.Fatal("accepted a cyclic plist")
+	}
+
+	var deep any = "leaf"
+	for range maxPlistDepth + 2 {
+		deep = []any{deep}
+	}
+	if _, err := ParsePlist(plistBytes(t, map[string]any{"x": deep}, plist.BinaryFormat)); err == nil {
+		t.Fatal("accepted a plist nested too deep")
+	}
+}
+
+func TestReadPlistLimits(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := ReadPlist(filepath.Join(dir, "missing.plist")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("missing file: %v", err)
+	}
+	big := filepath.Join(dir, "big.plist")
+	os.WriteFile(big, bytes.Repeat([]byte(" "), MaxFileSize+1), 0o644)
+	if _, err := ReadPlist(big); !errors.Is(err, ErrUnreadable) {
+		t.Fatalf("big file: %v", err)
+	}
+	garbage := filepath.Join(dir, "garbage.plist")
+	os.WriteFile(garbage, []byte("<plist><dict><key>ProvisionToken"), 0o644)
+	if _, err := ReadPlist(garbage); err == nil {
+		t.Fatal("garbage parsed")
+	}
+}
+
+func TestConfFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ctrld-install.conf")
+	body := "# ctrld-install settings\r\nProvisionToken = " + canary + "\r\nCustomHostname=\"web-01\"\nInterceptMode=standard\nUseDevEnvironment=yes\nbogus line\nOther=1\n"
+	os.WriteFile(path, []byte(body), 0o600)
+	cf, err := ReadConfFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cf.Readable {
+		t.Error("0600 file reported readable by others")
+	}
+	s := cf.Settings
+	if s[ProvisionToken] != canary || s[CustomHostname] != "web-01" || s[InterceptMode] != "standard" || s[UseDevEnvironment] != "true" || len(s) != 4 {
+		t.Fatalf("got %v keys", len(s))
+	}
+
+	os.Chmod(path, 0o644)
+	if cf, err := ReadConfFile(path); err != nil || !cf.Readable {
+		t.Fatalf("world-readable file: %v %v", cf.Readable, err)
+	}
+	os.Chmod(path, 0o666)
+	if _, err := ReadConfFile(path); !errors.Is(err, ErrInsecureFile) {
+		t.Fatalf("world-writable file: %v", err)
+	}
+}
+
+type fakeRegistry struct {
+	strs map[string]string
+	ints map[string]uint64
+}
+
+func (f fakeRegistry) String(n string) (string, bool)  { v, ok := f.strs[n]; return v, ok }
+func (f fakeRegistry) Integer(n string) (uint64, bool) { v, ok := f.ints[n]; return v, ok }
+
+func TestFromRegistry(t *testing.T) {
+	s := FromRegistry(fakeRegistry{
+		strs: map[string]string{"ProvisionToken": canary, "InterceptMode": "standard"},
+		ints: map[string]uint64{"UseDevEnvironment": 1, "CustomHostname": 7},
+	})
+	if s[ProvisionToken] != canary || s[InterceptMode] != "standard" || !s.Bool(UseDevEnvironment) {
+		t.Fatalf("unexpected settings (%d keys)", len(s))
+	}
+	if _, ok := s[CustomHostname]; ok {
+		t.Fatal("a DWORD hostname was accepted")
+	}
+}
+
+func TestMergeKeyByKey(t *testing.T) {
+	high := Settings{ProvisionToken: "", CustomHostname: "high"}
+	low := Settings{ProvisionToken: "low-token", CustomHostname: "low", InterceptMode: "standard"}
+	m := high.Merge(low)
+	if m[ProvisionToken] != "low-token" || m[CustomHostname] != "high" || m[InterceptMode] != "standard" {
+		t.Fatalf("merge wrong: %v", m)
+	}
+}
+
+func TestValidators(t *testing.T) {
+	for tok, want := range map[string]bool{
+		canary: true, "": false, "a b": false, "tab\tx": false, "nl\n": false,
+		"caf\u00e9": false, strings.Repeat("x", 1025): false, "x": true,
+	} {
+		if TokenWellFormed(tok) != want {
+			t.Errorf("TokenWellFormed(%q) != %v", tok, want)
+		}
+	}
+	for h, want := range map[string]bool{
+		"mac-01": true, "ab": false, "abc": true, strings.Repeat("a", 64): false,
+		strings.Repeat("a", 63) + ".": false, "-abc": false, "abc-": false, "a_b.c": false,
+		"host.example.com": true, "a..b": false, "héllo": false,
+	} {
+		if HostnameValid(h) != want {
+			t.Errorf("HostnameValid(%q) != %v", h, want)
+		}
+	}
+	for m, want := range map[string]string{"standard": "off", "intercept-dns": "dns", "dns": "", "Standard": ""} {
+		got, ok := InterceptArg(m)
+		if got != want || ok != (want != "") {
+			t.Errorf("InterceptArg(%q) = %q %v", m, got, ok)
+		}
+	}
+}
+
+// FuzzParsePlist: no input may crash the decoder or keep an oversized value.
+func FuzzParsePlist(f *testing.F) {
+	f.Add(hugeStringPlist())
+	f.Add(plistBytes(f, map[string]any{"ProvisionToken": canary, "UseDevEnvironment": true}, plist.BinaryFormat))
+	f.Add(plistBytes(f, map[string]any{"CustomHostname": "x"}, plist.XMLFormat))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := ParsePlist(data)
+		if err != nil {
+			return
+		}
+		for k, v := range s {
+			if len(v) > MaxValueLen {
+				t.Fatalf("%s: %d bytes kept", k, len(v))
+			}
+			_ = v + "" // a broken string would crash here
+		}
+	})
+}

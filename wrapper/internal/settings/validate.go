@@ -1,0 +1,70 @@
+package settings
+
+import "strings"
+
+// Token length bounds. ctrld's tokens are short ASCII strings; the upper
+// bound only keeps argv sane.
+const (
+	minTokenLen = 1
+	maxTokenLen = 1024
+)
+
+// TokenWellFormed accepts printable ASCII without spaces. Whitespace,
+// control characters and anything outside ASCII are malformed.
+func TokenWellFormed(t string) bool {
+	if len(t) < minTokenLen || len(t) > maxTokenLen {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if t[i] <= 0x20 || t[i] >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// HostnameValid applies RFC 1123: labels of letters, digits and hyphens,
+// not starting or ending with a hyphen, at most 63 characters each, and
+// 3 to 64 characters in all.
+func HostnameValid(h string) bool {
+	if len(h) < 3 || len(h) > 64 {
+		return false
+	}
+	for _, label := range strings.Split(h, ".") {
+		if !labelValid(label) {
+			return false
+		}
+	}
+	return true
+}
+
+func labelValid(l string) bool {
+	if l == "" || len(l) > 63 || l[0] == '-' || l[len(l)-1] == '-' {
+		return false
+	}
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// Intercept modes as admins write them.
+const (
+	InterceptStandard = "standard"
+	InterceptDNS      = "intercept-dns"
+)
+
+// InterceptArg maps an InterceptMode setting to ctrld's --intercept-mode
+// value: standard is "off", intercept-dns is "dns".
+func InterceptArg(mode string) (string, bool) {
+	switch mode {
+	case InterceptStandard:
+		return "off", true
+	case InterceptDNS:
+		return "dns", true
+	}
+	return "", false
+}
