@@ -1,0 +1,69 @@
+// Package cli is ctrld-install's command line: start, last, codes,
+// version.
+package cli
+
+import (
+	"fmt"
+	"io"
+)
+
+// Version is set at build time.
+var Version = "dev"
+
+// Exit codes outside the code table.
+const (
+	exitOK    = 0
+	exitNone  = 1 // `last` found no recorded line
+	exitUsage = 2
+)
+
+const usage = `usage: ctrld-install <command> [flags]
+
+commands:
+  start    provision ctrld: run "ctrld start", print one line, exit with its code
+  last     print the last recorded result line
+  codes    print the provisioning code table (--json for JSON)
+  version  print the version
+
+run "ctrld-install start -h" for start's flags.
+`
+
+// Main runs the command line and returns the process exit code. On start,
+// stdout gets exactly one line and stderr nothing; only a usage error
+// writes to stderr.
+func Main(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	switch args[0] {
+	case "start":
+		return runStart(args[1:], stdout, stderr)
+	case "last":
+		return runLast(args[1:], stdout, stderr)
+	case "codes":
+		return runCodes(args[1:], stdout, stderr)
+	case "version", "--version":
+		fmt.Fprintln(stdout, "ctrld-install", Version)
+		return exitOK
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "ctrld-install: unknown command %s\n%s", printableName(args[0]), usage)
+	return exitUsage
+}
+
+// printableName echoes a user-typed word only when it cannot be a token:
+// lower-case letters and hyphens, short.
+func printableName(s string) string {
+	if len(s) > 32 {
+		return "(unrecognised)"
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c == '-') {
+			return "(unrecognised)"
+		}
+	}
+	return fmt.Sprintf("%q", s)
+}

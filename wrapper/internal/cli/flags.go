@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// usageError carries a message that never quotes a flag's value: a value
+// may be the token typed in the wrong place.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// parseFlags parses with the standard flag package but rewrites its
+// errors, which would echo the offending value.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+	case errors.Is(err, flag.ErrHelp):
+		return err
+	default:
+		return usageError{describeFlagError(err)}
+	}
+	if fs.NArg() > 0 {
+		return usageError{"unexpected argument after the flags"}
+	}
+	return nil
+}
+
+func describeFlagError(err error) string {
+	msg := err.Error()
+	switch {
+	case strings.HasPrefix(msg, "flag provided but not defined: "):
+		return "unknown flag " + printableName(strings.TrimLeft(strings.TrimPrefix(msg, "flag provided but not defined: "), "-"))
+	case strings.HasPrefix(msg, "flag needs an argument: "):
+		return "flag needs a value: " + printableName(strings.TrimLeft(strings.TrimPrefix(msg, "flag needs an argument: "), "-"))
+	case strings.HasPrefix(msg, "invalid value "), strings.HasPrefix(msg, "invalid boolean value "):
+		if i := strings.LastIndex(msg, " for flag -"); i >= 0 {
+			name, _, _ := strings.Cut(msg[i+len(" for flag -"):], ":")
+			return "invalid value for flag " + printableName(name)
+		}
+	}
+	return "invalid flags"
+}
+
+// durationFlag accepts only positive Go durations.
+type durationFlag struct{ d *time.Duration }
+
+func (f durationFlag) String() string {
+	if f.d == nil {
+		return ""
+	}
+	return f.d.String()
+}
+
+func (f durationFlag) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return fmt.Errorf("bad duration")
+	}
+	*f.d = d
+	return nil
+}
+
+func printUsageError(w io.Writer, cmd string, err error) {
+	fmt.Fprintf(w, "ctrld-install %s: %v\nrun \"ctrld-install %s -h\" for its flags\n", cmd, err, cmd)
+}

@@ -1,0 +1,41 @@
+// Package lock keeps two ctrld-install runs from provisioning the same
+// ctrld home dir at once.
+package lock
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+)
+
+// FileName is the lock file inside the ctrld home dir. It stays behind,
+// empty; only the OS lock on it matters.
+const FileName = ".ctrld-install.lock"
+
+// ErrBusy means another run holds the lock.
+var ErrBusy = errors.New("another ctrld-install run holds the lock")
+
+// Lock is a held lock.
+type Lock struct{ f *os.File }
+
+// Acquire takes the lock for home without waiting. The OS drops it when
+// the process dies, so a crash never leaves the home dir locked.
+func Acquire(home string) (*Lock, error) {
+	f, err := os.OpenFile(filepath.Join(home, FileName), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := tryLock(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &Lock{f: f}, nil
+}
+
+// Release drops the lock.
+func (l *Lock) Release() {
+	if l != nil && l.f != nil {
+		l.f.Close()
+		l.f = nil
+	}
+}

@@ -1,0 +1,16 @@
+package platform
+
+import (
+	"os"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/settings"
+)
+
+// Current is the platform the wrapper runs on.
+func Current() OS {
+	pd := os.Getenv("ProgramData")
+	if pd == "" {
+		pd = `C:\ProgramData`
+	}
+	return Windows{SCM: scm{}, ReadPolicy: settings.ReadPolicy, ProgramData: pd}
+}

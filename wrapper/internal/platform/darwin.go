@@ -1,0 +1,44 @@
+package platform
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/settings"
+)
+
+// Darwin is macOS: launchd services, managed preferences from a profile.
+type Darwin struct {
+	Run Runner
+}
+
+// ManagedPrefsPath is where a configuration profile for the domain
+// com.controld.ctrld lands.
+const ManagedPrefsPath = "/Library/Managed Preferences/com.controld.ctrld.plist"
+
+func (Darwin) Defaults(string) Defaults {
+	return Defaults{Home: "/etc/controld", Prefs: ManagedPrefsPath, PrefsWait: 2 * time.Minute}
+}
+
+func (Darwin) ServiceFiles(name string) []string {
+	return []string{filepath.Join("/Library/LaunchDaemons", name+".plist")}
+}
+
+func (Darwin) Installed(svc Service) bool { return anyExists(svc.Files) }
+
+// Gate also needs the launchd plist: ctrld can report success without
+// having installed the daemon.
+func (Darwin) Gate(_ context.Context, svc Service) bool { return anyExists(svc.Files) }
+
+// Reload unloads and loads the existing plist so launchd starts the new
+// binary. The unload fails harmlessly when the job was not loaded.
+func (d Darwin) Reload(ctx context.Context, svc Service) error {
+	plist := svc.Files[0]
+	_ = d.Run(ctx, "/bin/launchctl", "unload", plist)
+	return d.Run(ctx, "/bin/launchctl", "load", "-w", plist)
+}
+
+func (Darwin) Policy() settings.Settings { return settings.Settings{} }
+
+func (Darwin) LastResultDir(home string) string { return home }

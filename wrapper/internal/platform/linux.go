@@ -1,0 +1,43 @@
+package platform
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/settings"
+)
+
+// Linux: systemd or an init script, settings from a root-only file.
+type Linux struct {
+	Run Runner
+}
+
+// SettingsPath is the Linux settings file.
+const SettingsPath = "/etc/controld/ctrld-install.conf"
+
+func (Linux) Defaults(string) Defaults {
+	return Defaults{Home: "/etc/controld", Settings: SettingsPath}
+}
+
+func (Linux) ServiceFiles(name string) []string {
+	return []string{
+		filepath.Join("/etc/systemd/system", name+".service"),
+		filepath.Join("/lib/systemd/system", name+".service"),
+		filepath.Join("/usr/lib/systemd/system", name+".service"),
+		filepath.Join("/etc/init.d", name),
+	}
+}
+
+func (Linux) Installed(svc Service) bool { return anyExists(svc.Files) }
+
+func (Linux) Gate(context.Context, Service) bool { return true }
+
+// Reload asks ctrld to restart its own service: ctrld knows whether it
+// runs under systemd, sysvinit or OpenRC.
+func (l Linux) Reload(ctx context.Context, svc Service) error {
+	return l.Run(ctx, svc.Ctrld, "restart")
+}
+
+func (Linux) Policy() settings.Settings { return settings.Settings{} }
+
+func (Linux) LastResultDir(home string) string { return home }

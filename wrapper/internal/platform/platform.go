@@ -1,0 +1,65 @@
+// Package platform holds what differs between macOS, Windows and Linux:
+// default paths, how an installed service is detected, gated and
+// reloaded, and the OS's managed settings. The logic of each OS lives in
+// plain files behind small interfaces so that it is tested on Linux; only
+// the wiring to the real OS sits in _darwin, _windows and _linux files.
+package platform
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/settings"
+)
+
+// Defaults are the OS's default paths and bounds. Every one can be
+// overridden on the command line.
+type Defaults struct {
+	Home      string
+	Prefs     string // managed-preferences plist; empty when the OS has none
+	Settings  string // settings file; empty when the OS has none
+	PrefsWait time.Duration
+}
+
+// Service is ctrld's OS service. Its name follows the ctrld binary's name
+// (ctrld, ctrld-client), never a fixed string.
+type Service struct {
+	Name  string
+	Ctrld string
+	// Files are the service definition files that prove it is installed
+	// (the launchd plist, the systemd unit or init script).
+	Files []string
+}
+
+// OS is one platform's behaviour.
+type OS interface {
+	Defaults(ctrldDir string) Defaults
+	// ServiceFiles lists where the service definition may live.
+	ServiceFiles(name string) []string
+	// Installed reports whether the service is already installed: the
+	// upgrade path.
+	Installed(svc Service) bool
+	// Gate is the OS's part of the success gate, on top of ctrld status.
+	Gate(ctx context.Context, svc Service) bool
+	// Reload restarts the existing service on upgrade.
+	Reload(ctx context.Context, svc Service) error
+	// Policy returns the OS's own managed settings (the Windows policy
+	// key); empty where the OS has none beyond files.
+	Policy() settings.Settings
+	// LastResultDir is where the last-result file lives.
+	LastResultDir(home string) string
+}
+
+// Runner runs a command and returns its exit error. Output is discarded:
+// ctrld's and launchctl's output may echo settings.
+type Runner func(ctx context.Context, name string, args ...string) error
+
+func anyExists(paths []string) bool {
+	for _, p := range paths {
+		if _, err := os.Stat(p); err == nil {
+			return true
+		}
+	}
+	return false
+}

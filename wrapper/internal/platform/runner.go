@@ -1,0 +1,12 @@
+package platform
+
+import (
+	"context"
+	"os/exec"
+)
+
+// execRunner runs a command with stdin, stdout and stderr all closed.
+func execRunner(ctx context.Context, name string, args ...string) error {
+	cmd := exec.CommandContext(ctx, name, args...)
+	return cmd.Run()
+}

@@ -1,0 +1,45 @@
+package platform
+
+import (
+	"context"
+	"path/filepath"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/settings"
+)
+
+// ServiceManager is the little of the Service Control Manager the wrapper
+// needs.
+type ServiceManager interface {
+	Exists(name string) bool
+	Running(name string) bool
+	Restart(ctx context.Context, name string) error
+}
+
+// Windows: SCM services, settings from the policy key.
+type Windows struct {
+	SCM         ServiceManager
+	ReadPolicy  func() settings.Settings
+	ProgramData string
+}
+
+func (Windows) Defaults(ctrldDir string) Defaults { return Defaults{Home: ctrldDir} }
+
+func (Windows) ServiceFiles(string) []string { return nil }
+
+func (w Windows) Installed(svc Service) bool { return w.SCM.Exists(svc.Name) }
+
+func (w Windows) Gate(_ context.Context, svc Service) bool {
+	return w.SCM.Exists(svc.Name) && w.SCM.Running(svc.Name)
+}
+
+func (w Windows) Reload(ctx context.Context, svc Service) error {
+	return w.SCM.Restart(ctx, svc.Name)
+}
+
+func (w Windows) Policy() settings.Settings { return w.ReadPolicy() }
+
+// LastResultDir is under ProgramData: an MSI rollback empties the install
+// folder, and the record must outlive it.
+func (w Windows) LastResultDir(string) string {
+	return filepath.Join(w.ProgramData, "ControlD")
+}

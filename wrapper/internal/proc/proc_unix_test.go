@@ -1,0 +1,151 @@
+//go:build unix
+
+package proc
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+type safeBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *safeBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *safeBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func sh(script string, out, errOut *safeBuffer) Spec {
+	return Spec{Path: "/bin/sh", Args: []string{"-c", script}, Stdout: out, Stderr: errOut,
+		Grace: 300 * time.Millisecond, Drain: 500 * time.Millisecond}
+}
+
+// alive reports whether pid runs; a zombie waiting to be reaped by init
+// counts as dead.
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(fields) == 0 || fields[0] != "Z"
+}
+
+func readPid(t *testing.T, path string) int {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		data, err := os.ReadFile(path)
+		if pid, perr := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && perr == nil {
+			return pid
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("no pid file")
+	return 0
+}
+
+func TestRunCapturesBothStreamsAndExitCode(t *testing.T) {
+	var out, errOut safeBuffer
+	res, err := Run(context.Background(), sh("echo out; echo err >&2; exit 41", &out, &errOut))
+	if err != nil || res.ExitCode != 41 || res.Stopped {
+		t.Fatalf("res=%+v err=%v", res, err)
+	}
+	if out.String() != "out\n" || errOut.String() != "err\n" {
+		t.Fatalf("out=%q err=%q", out.String(), errOut.String())
+	}
+}
+
+func TestRunClosesStdin(t *testing.T) {
+	var out, errOut safeBuffer
+	res, _ := Run(context.Background(), sh("if read x; then echo got; else echo eof; fi", &out, &errOut))
+	if res.ExitCode != 0 || out.String() != "eof\n" {
+		t.Fatalf("stdin not closed: %q", out.String())
+	}
+}
+
+func TestMissingBinary(t *testing.T) {
+	var out, errOut safeBuffer
+	_, err := Run(context.Background(), Spec{Path: "/nonexistent/ctrld", Stdout: &out, Stderr: &errOut})
+	if !errors.Is(err, ErrStart) {
+		t.Fatalf("err=%v", err)
+	}
+}
+
+var errTimeout = errors.New("timeout")
+
+func TestCancelKillsGrandchildren(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "grandchild")
+	var out, errOut safeBuffer
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go func() {
+		readPid(t, pidFile)
+		cancel(errTimeout)
+	}()
+	start := time.Now()
+	res, err := Run(ctx, sh("sleep 300 & echo $! > "+pidFile+"; wait", &out, &errOut))
+	if err != nil || !res.Stopped || !errors.Is(res.Cause, errTimeout) {
+		t.Fatalf("res=%+v err=%v", res, err)
+	}
+	gc := readPid(t, pidFile)
+	time.Sleep(50 * time.Millisecond)
+	if alive(gc) {
+		syscall.Kill(gc, syscall.SIGKILL)
+		t.Fatal("grandchild survived")
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Fatalf("took %v", time.Since(start))
+	}
+}
+
+func TestHardKillWhenTermIgnored(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "self")
+	var out, errOut safeBuffer
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go func() {
+		readPid(t, pidFile)
+		cancel(errTimeout)
+	}()
+	res, _ := Run(ctx, sh("trap '' TERM; echo $$ > "+pidFile+"; while :; do sleep 1; done", &out, &errOut))
+	if !res.Stopped || res.ExitCode != -1 {
+		t.Fatalf("res=%+v", res)
+	}
+	if alive(readPid(t, pidFile)) {
+		t.Fatal("process survived the hard kill")
+	}
+}
+
+func TestLeftoverPipeHolderDoesNotBlock(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "holder")
+	var out, errOut safeBuffer
+	start := time.Now()
+	res, err := Run(context.Background(), sh("(sleep 30; echo late) & echo $! > "+pidFile+"; echo done", &out, &errOut))
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("res=%+v err=%v", res, err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("waited %v for a leftover child", d)
+	}
+	syscall.Kill(readPid(t, pidFile), syscall.SIGKILL)
+}

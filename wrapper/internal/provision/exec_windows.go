@@ -1,0 +1,6 @@
+package provision
+
+import "os"
+
+// Windows has no execute bit; a regular file is enough.
+func executableMode(os.FileInfo) bool { return true }

@@ -1,0 +1,112 @@
+package provision
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/proc"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/result"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/scan"
+)
+
+// start runs `ctrld start` and decides the outcome in the contract's
+// order: the last valid identifier line, then a trusted result file, then
+// the exit code, and for exit 0 the success gate.
+func (p *Provisioner) start(ctx context.Context, svc platform.Service, args []string) codes.Outcome {
+	// The result file is trusted from this second on; ctrld stamps it in
+	// whole seconds.
+	began := time.Now().Truncate(time.Second)
+	var judge scan.Judge
+	stdout, stderr := judge.NewStream(), judge.NewStream()
+	runCtx, cancel := context.WithTimeoutCause(ctx, p.Config.Timeout, errTimeout)
+	defer cancel()
+	res, err := proc.Run(runCtx, proc.Spec{
+		Path: p.Config.Ctrld, Args: args, Env: p.Config.Env,
+		Stdout: stdout, Stderr: stderr,
+		Grace: p.Config.Grace, Drain: 2 * time.Second,
+	})
+	if err != nil {
+		return codes.Package("CTRLD_NOT_FOUND")
+	}
+	stdout.Close()
+	stderr.Close()
+	switch {
+	case interrupted(ctx):
+		return codes.Package("WRAPPER_INTERRUPTED")
+	case res.Stopped && errors.Is(res.Cause, errTimeout):
+		return codes.Package("CTRLD_TIMEOUT")
+	}
+	if c, ok := judge.Last(); ok {
+		return codes.Failure(c)
+	}
+	if c, err := result.Read(p.Config.Home, began); err == nil {
+		return codes.Failure(c)
+	}
+	if res.ExitCode == 0 {
+		return p.gate(ctx, svc)
+	}
+	return byExitCode(res.ExitCode)
+}
+
+// byExitCode maps ctrld's own exit codes (21-59) that name exactly one
+// code. Anything else, a signal included, is unidentified.
+func byExitCode(exit int) codes.Outcome {
+	if c, ok := codes.ByExit(exit); ok && codes.IsCtrldStage(c.Stage) {
+		return codes.Failure(c)
+	}
+	return codes.Package("CTRLD_UNIDENTIFIED")
+}
+
+// gate checks that the service really runs: `ctrld status` exits 0 (3
+// means not ready yet), and the OS agrees (the launchd plist on macOS, the
+// SCM on Windows). It polls up to GateTimeout.
+func (p *Provisioner) gate(ctx context.Context, svc platform.Service) codes.Outcome {
+	gctx, cancel := context.WithTimeout(ctx, p.Config.GateTimeout)
+	defer cancel()
+	for {
+		status := p.status(gctx)
+		if interrupted(ctx) {
+			return codes.Package("WRAPPER_INTERRUPTED")
+		}
+		if status == 0 && p.OS.Gate(gctx, svc) {
+			return codes.Success
+		}
+		if status != 0 && status != statusNotReady && status != statusCut {
+			return codes.Package("SUCCESS_GATE_FAILED")
+		}
+		select {
+		case <-gctx.Done():
+			if interrupted(ctx) {
+				return codes.Package("WRAPPER_INTERRUPTED")
+			}
+			return codes.Package("SUCCESS_GATE_FAILED")
+		case <-time.After(p.Config.Poll):
+		}
+	}
+}
+
+const (
+	// statusNotReady is ctrld status's "installed, not ready yet".
+	statusNotReady = 3
+	// statusCut marks a status call the gate's own deadline cut short.
+	statusCut = -2
+)
+
+func (p *Provisioner) status(ctx context.Context) int {
+	res, err := proc.Run(ctx, proc.Spec{
+		Path: p.Config.Ctrld, Args: []string{"status"}, Env: p.Config.Env,
+		Stdout: io.Discard, Stderr: io.Discard,
+		Grace: p.Config.Grace, Drain: time.Second,
+	})
+	switch {
+	case err != nil:
+		return -1
+	case res.Stopped:
+		return statusCut
+	}
+	return res.ExitCode
+}
