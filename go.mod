@@ -6,3 +6,8 @@ require (
 	golang.org/x/sys v0.50.0
 	howett.net/plist v1.0.1
 )
+
+require (
+	github.com/rogpeppe/go-internal v1.16.0
+	golang.org/x/tools v0.26.0 // indirect
+)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
@@ -113,7 +112,7 @@ func (f *startFlags) config(osys platform.OS, log provision.Warner) provision.Co
 		GateTimeout:  f.gateTimeout,
 		PrefsWait:    defaults.PrefsWait,
 		Given:        f.given(log),
-		Env:          ctrldEnv(os.Environ()),
+		Env:          provision.CtrldEnv(os.Environ()),
 		Poll:         250 * time.Millisecond,
 		Grace:        3 * time.Second,
 	}
@@ -184,18 +183,6 @@ func ctrldDir(ctrld string) string {
 		return filepath.Dir(self)
 	}
 	return "."
-}
-
-// ctrldEnv drops the token variable: ctrld gets the token in argv only.
-func ctrldEnv(env []string) []string {
-	out := make([]string, 0, len(env))
-	for _, kv := range env {
-		if strings.HasPrefix(kv, provision.TokenEnv+"=") {
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
 }
 
 func orDefault(v, def string) string {

@@ -35,8 +35,8 @@ func (Darwin) Gate(_ context.Context, svc Service) bool { return anyExists(svc.F
 // binary. The unload fails harmlessly when the job was not loaded.
 func (d Darwin) Reload(ctx context.Context, svc Service) error {
 	plist := svc.Files[0]
-	_ = d.Run(ctx, "/bin/launchctl", "unload", plist)
-	return d.Run(ctx, "/bin/launchctl", "load", "-w", plist)
+	_ = d.Run(ctx, svc.Env, "/bin/launchctl", "unload", plist)
+	return d.Run(ctx, svc.Env, "/bin/launchctl", "load", "-w", plist)
 }
 
 func (Darwin) Policy() settings.Settings { return settings.Settings{} }

@@ -35,7 +35,7 @@ func (Linux) Gate(context.Context, Service) bool { return true }
 // Reload asks ctrld to restart its own service: ctrld knows whether it
 // runs under systemd, sysvinit or OpenRC.
 func (l Linux) Reload(ctx context.Context, svc Service) error {
-	return l.Run(ctx, svc.Ctrld, "restart")
+	return l.Run(ctx, svc.Env, svc.Ctrld, "restart")
 }
 
 func (Linux) Policy() settings.Settings { return settings.Settings{} }

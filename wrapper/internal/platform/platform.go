@@ -30,6 +30,9 @@ type Service struct {
 	// Files are the service definition files that prove it is installed
 	// (the launchd plist, the systemd unit or init script).
 	Files []string
+	// Env is the environment for commands that reach ctrld; it never
+	// holds the token.
+	Env []string
 }
 
 // OS is one platform's behaviour.
@@ -53,7 +56,7 @@ type OS interface {
 
 // Runner runs a command and returns its exit error. Output is discarded:
 // ctrld's and launchctl's output may echo settings.
-type Runner func(ctx context.Context, name string, args ...string) error
+type Runner func(ctx context.Context, env []string, name string, args ...string) error
 
 func anyExists(paths []string) bool {
 	for _, p := range paths {

@@ -84,7 +84,7 @@ func (p *Provisioner) provision(ctx context.Context) codes.Outcome {
 	if !isExecutable(p.Config.Ctrld) {
 		return codes.Package("CTRLD_NOT_FOUND")
 	}
-	svc := platform.Service{Name: ServiceName(p.Config.Ctrld), Ctrld: p.Config.Ctrld, Files: p.Config.ServiceFiles}
+	svc := platform.Service{Name: ServiceName(p.Config.Ctrld), Ctrld: p.Config.Ctrld, Files: p.Config.ServiceFiles, Env: p.Config.Env}
 	if p.OS.Installed(svc) {
 		return p.upgrade(ctx, svc)
 	}
@@ -176,6 +176,18 @@ func (p *Provisioner) reload(ctx context.Context, svc platform.Service) codes.Ou
 		return codes.Package("SERVICE_RELOAD_FAILED")
 	}
 	return p.gate(ctx, svc)
+}
+
+// CtrldEnv drops the token variable from an environment: ctrld gets the
+// token in argv only.
+func CtrldEnv(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, TokenEnv+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
 }
 
 func interrupted(ctx context.Context) bool {

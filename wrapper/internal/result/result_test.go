@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
 )
 
-const canary = "org-v1-canary-res-77aa"
+const canary = testenv.Canary
 
 func write(t *testing.T, dir, stamp, stage, code string, exit int) {
 	t.Helper()
@@ -90,9 +92,9 @@ func TestReadRefusesLinksAndBigFiles(t *testing.T) {
 }
 
 func TestReadsSharedFixture(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "shared", "fixtures", "ctrld-output", FileName[:len("provision_result")]+"-listener.json"))
+	data, err := os.ReadFile(filepath.Join(testenv.SharedDir(t), "fixtures", "ctrld-output", "provision_result-listener.json"))
 	if err != nil {
-		t.Skipf("fixture not present: %v", err)
+		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, FileName), data, 0o600)

@@ -9,10 +9,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
 )
 
-const canary = "org-v1-canary-4f9c2e"
+const canary = testenv.Canary
 
 type chunked struct {
 	stream string // "out" or "err"
@@ -165,7 +166,7 @@ func TestConcurrentStreams(t *testing.T) {
 }
 
 func TestRealCtrldSamples(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "..", "shared", "fixtures", "ctrld-output")
+	dir := filepath.Join(testenv.SharedDir(t), "fixtures", "ctrld-output")
 	cases := map[string]string{
 		"v1.5.6-shape-start-listener-41.txt": "LISTENER_BIND_FAILED",
 		"v1.5.0-start-cd-org-no-network.txt": "",
@@ -175,7 +176,7 @@ func TestRealCtrldSamples(t *testing.T) {
 	for name, want := range cases {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
-			t.Skipf("shared fixtures not present: %v", err)
+			t.Fatal(err)
 		}
 		got, ok := judge(t, out(string(data)))
 		if want == "" && ok || want != "" && got.Name != want {

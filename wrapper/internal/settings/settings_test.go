@@ -10,9 +10,11 @@ import (
 	"testing"
 
 	"howett.net/plist"
+
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
 )
 
-const canary = "org-v1-canary-set-91b3"
+const canary = testenv.Canary
 
 func plistBytes(t testing.TB, v any, format int) []byte {
 	t.Helper()

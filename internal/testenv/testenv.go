@@ -1,0 +1,67 @@
+// Package testenv holds what every test tier shares: the canary token, and
+// the rule that a test needing a real tool may skip on a laptop but fails
+// under CI, where a skip would prove nothing.
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Canary is the token every test plants. It is lower-case with digits and
+// hyphens, so it can never pass for a code name in the one line.
+const Canary = "org-v1-canary-0d3f9a7c2b"
+
+// InCI reports whether the run is CI's (CI=true).
+func InCI() bool { return os.Getenv("CI") == "true" }
+
+// Unavailable skips the test, or fails it under CI.
+func Unavailable(t testing.TB, format string, args ...any) {
+	t.Helper()
+	if InCI() {
+		t.Fatalf("CI must run this test: "+format, args...)
+	}
+	t.Skipf(format, args...)
+}
+
+// RequireTool returns the path of a real tool the test needs.
+func RequireTool(t testing.TB, name string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		Unavailable(t, "%s not installed", name)
+	}
+	return p
+}
+
+// RepoRoot is the repository's top folder.
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "..", "..")
+}
+
+// SharedDir is ../shared beside the checkout, where fixtures live.
+func SharedDir(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(RepoRoot(), "..", "shared")
+	if _, err := os.Stat(dir); err != nil {
+		Unavailable(t, "shared fixtures not found at %s", dir)
+	}
+	return dir
+}
+
+// GoBuild builds a package of this module into dir and returns the binary.
+func GoBuild(t testing.TB, dir, name, pkg string, env ...string) string {
+	t.Helper()
+	out := filepath.Join(dir, name)
+	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", out, pkg)
+	cmd.Dir = RepoRoot()
+	cmd.Env = append(os.Environ(), env...)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, err, msg)
+	}
+	return out
+}

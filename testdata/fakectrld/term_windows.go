@@ -1,0 +1,8 @@
+package main
+
+import (
+	"os"
+	"os/signal"
+)
+
+func ignoreTerm() { signal.Ignore(os.Interrupt) }

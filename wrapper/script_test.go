@@ -1,0 +1,359 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"howett.net/plist"
+
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/testdata/fakectrld/tokenhash"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+)
+
+// binDir holds the real ctrld-install and the fake ctrld, built once.
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ctrld-install-bin")
+	if err != nil {
+		panic(err)
+	}
+	binDir = dir
+	code := func() int {
+		defer os.RemoveAll(dir)
+		if err := buildBinaries(dir); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return m.Run()
+	}()
+	os.Exit(code)
+}
+
+func buildBinaries(dir string) error {
+	for name, pkg := range map[string]string{"ctrld-install": "./wrapper", "ctrld": "./testdata/fakectrld"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
+		cmd.Dir = testenv.RepoRoot()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("building %s: %v\n%s", pkg, err, out)
+		}
+	}
+	return nil
+}
+
+// TestScripts runs the CLI scenarios in testdata/script, one behaviour a
+// file, against the real wrapper binary and the fake ctrld.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		RequireExplicitExec: true,
+		Setup:               setupScript,
+		Cmds: map[string]func(*testscript.TestScript, bool, []string){
+			"provision":    cmdProvision,
+			"nocanary":     cmdNoCanary,
+			"mkplist":      cmdMkplist,
+			"termbg":       cmdTermBackground,
+			"pidalive":     cmdPidAlive,
+			"syslog":       cmdSyslog,
+			"waitfile":     cmdWaitFile,
+			"delayedwrite": cmdDelayedWrite,
+			"maxrss":       cmdMaxRSS,
+			"sleep":        cmdSleep,
+		},
+	})
+}
+
+const syslogKey = "syslog"
+
+func setupScript(env *testscript.Env) error {
+	work := env.WorkDir
+	env.Setenv("PATH", binDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	env.Setenv("CTRLD", filepath.Join(binDir, "ctrld"))
+	env.Setenv("WRAPPER", filepath.Join(binDir, "ctrld-install"))
+	env.Setenv("CANARY", testenv.Canary)
+	env.Setenv("CANARY_SHA", tokenhash.Of(testenv.Canary))
+	env.Setenv("FAKE_CTRLD_SCENARIO", filepath.Join(work, "scenario"))
+	env.Setenv("FAKE_CTRLD_HOME", filepath.Join(work, "home"))
+	env.Setenv("FAKE_CTRLD_RECORD", filepath.Join(work, "calls"))
+	env.Setenv("FAKE_CTRLD_SERVICE_FILE", filepath.Join(work, "svc", "ctrld.service"))
+	env.Setenv("CTRLD_PROVISION_TOKEN", "")
+	if err := os.MkdirAll(filepath.Join(work, "svc"), 0o755); err != nil {
+		return err
+	}
+	log, err := listenSyslog()
+	if err != nil {
+		return err
+	}
+	env.Values[syslogKey] = log
+	env.Setenv("CTRLD_INSTALL_SYSLOG_SOCKET", log.path)
+	env.Defer(log.close)
+	return nil
+}
+
+// syslogCapture is a unixgram socket standing in for /dev/log.
+type syslogCapture struct {
+	dir, path string
+	conn      *net.UnixConn
+	mu        sync.Mutex
+	buf       bytes.Buffer
+	last      time.Time
+}
+
+func listenSyslog() (*syslogCapture, error) {
+	// Socket paths are short; the work dir may be too deep for one.
+	dir, err := os.MkdirTemp("", "sl")
+	if err != nil {
+		return nil, err
+	}
+	c := &syslogCapture{dir: dir, path: filepath.Join(dir, "log.sock")}
+	c.conn, err = net.ListenUnixgram("unixgram", &net.UnixAddr{Name: c.path, Net: "unixgram"})
+	if err != nil {
+		return nil, err
+	}
+	go c.read()
+	return c, nil
+}
+
+func (c *syslogCapture) read() {
+	msg := make([]byte, 64<<10)
+	for {
+		n, err := c.conn.Read(msg)
+		if err != nil {
+			return
+		}
+		c.mu.Lock()
+		c.buf.Write(msg[:n])
+		c.buf.WriteByte('\n')
+		c.last = time.Now()
+		c.mu.Unlock()
+	}
+}
+
+func (c *syslogCapture) text() string {
+	// Datagrams are already queued when the wrapper exits; give the reader
+	// a moment to drain them.
+	time.Sleep(100 * time.Millisecond)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.buf.String()
+}
+
+func (c *syslogCapture) close() {
+	c.conn.Close()
+	os.RemoveAll(c.dir)
+}
+
+var lineGrammar = regexp.MustCompile(codes.LinePattern)
+
+// provision EXIT [flags...] runs `ctrld-install start` and checks the
+// contract every run must keep: the exit code, exactly one line on stdout
+// that matches the grammar and names that exit code, nothing on stderr,
+// and no canary in either. stdout and stderr stay available to later
+// commands.
+func cmdProvision(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: provision EXIT [flags...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("bad exit code %q", args[0])
+	}
+	err = ts.Exec("ctrld-install", append([]string{"start"}, args[1:]...)...)
+	got := 0
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		got = exit.ExitCode()
+	case err != nil:
+		ts.Fatalf("running ctrld-install: %v", err)
+	}
+	stdout, stderr := ts.ReadFile("stdout"), ts.ReadFile("stderr")
+	if got != want {
+		ts.Fatalf("exit code %d, want %d", got, want)
+	}
+	if stderr != "" {
+		ts.Fatalf("stderr not empty: %q", stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
+	if len(lines) != 1 || !strings.HasSuffix(stdout, "\n") || !lineGrammar.MatchString(lines[0]) {
+		ts.Fatalf("stdout is not exactly one line of the grammar: %q", stdout)
+	}
+	if !strings.HasSuffix(lines[0], fmt.Sprintf("(exit %d)", want)) {
+		ts.Fatalf("line %q does not carry exit %d", lines[0], want)
+	}
+	if strings.Contains(stdout+stderr, testenv.Canary) {
+		ts.Fatalf("canary token in output")
+	}
+}
+
+// nocanary [FILE...] fails when the canary token is in any file under the
+// work dir, other than the named inputs that hold it on purpose, or in
+// what was sent to syslog.
+func cmdNoCanary(ts *testscript.TestScript, neg bool, args []string) {
+	except := map[string]bool{}
+	for _, a := range args {
+		except[ts.MkAbs(a)] = true
+	}
+	work := ts.Getenv("WORK")
+	filepath.WalkDir(work, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || except[path] || d.Type()&fs.ModeSymlink != 0 {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err == nil && bytes.Contains(data, []byte(testenv.Canary)) {
+			ts.Fatalf("canary token found in %s", path)
+		}
+		return nil
+	})
+	if log := ts.Value(syslogKey).(*syslogCapture).text(); strings.Contains(log, testenv.Canary) {
+		ts.Fatalf("canary token sent to syslog")
+	}
+}
+
+// mkplist binary|xml FILE KEY=VALUE... writes a managed-preferences plist.
+// A value bool:true or int:1 is typed; anything else is a string, with
+// $CANARY expanded by the script as usual.
+func cmdMkplist(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 2 {
+		ts.Fatalf("usage: mkplist binary|xml FILE KEY=VALUE...")
+	}
+	format := map[string]int{"binary": plist.BinaryFormat, "xml": plist.XMLFormat}[args[0]]
+	if format == 0 {
+		ts.Fatalf("unknown plist format %q", args[0])
+	}
+	prefs := map[string]any{}
+	for _, kv := range args[2:] {
+		k, v, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(v, "bool:"):
+			prefs[k] = v == "bool:true"
+		case strings.HasPrefix(v, "int:"):
+			n, _ := strconv.Atoi(strings.TrimPrefix(v, "int:"))
+			prefs[k] = n
+		default:
+			prefs[k] = v
+		}
+	}
+	data, err := plist.Marshal(prefs, format)
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o644))
+}
+
+// termbg sends SIGTERM to every background command.
+func cmdTermBackground(ts *testscript.TestScript, neg bool, args []string) {
+	for _, cmd := range ts.BackgroundCmds() {
+		if cmd.Process != nil {
+			cmd.Process.Signal(syscall.SIGTERM)
+		}
+	}
+}
+
+// pidalive PIDFILE succeeds when the process named in PIDFILE runs (a
+// zombie counts as gone).
+func cmdPidAlive(ts *testscript.TestScript, neg bool, args []string) {
+	data, err := os.ReadFile(ts.MkAbs(args[0]))
+	ts.Check(err)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	ts.Check(err)
+	alive := processAlive(pid)
+	if alive == neg {
+		ts.Fatalf("process %d alive=%v", pid, alive)
+	}
+	if alive && neg {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
+
+func processAlive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(fields) == 0 || fields[0] != "Z"
+}
+
+// syslog prints what the wrapper sent to syslog so far.
+func cmdSyslog(ts *testscript.TestScript, neg bool, args []string) {
+	fmt.Fprint(ts.Stdout(), ts.Value(syslogKey).(*syslogCapture).text())
+}
+
+// waitfile FILE waits up to 20s for FILE to exist.
+func cmdWaitFile(ts *testscript.TestScript, neg bool, args []string) {
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(ts.MkAbs(args[0])); err == nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	ts.Fatalf("%s never appeared", args[0])
+}
+
+// delayedwrite DURATION SRC DST copies SRC to DST after DURATION, in the
+// background: a profile arriving while the wrapper waits.
+func cmdDelayedWrite(ts *testscript.TestScript, neg bool, args []string) {
+	d, err := time.ParseDuration(args[0])
+	ts.Check(err)
+	data, err := os.ReadFile(ts.MkAbs(args[1]))
+	ts.Check(err)
+	dst := ts.MkAbs(args[2])
+	go func() {
+		time.Sleep(d)
+		os.WriteFile(dst+".tmp", data, 0o644)
+		os.Rename(dst+".tmp", dst)
+	}()
+}
+
+// maxrss LIMIT_MIB [flags...] runs `ctrld-install start` and fails when
+// its peak resident memory exceeds the limit. It checks that memory stays
+// bounded, far below what buffering the output would take; the benchmark
+// reports the real figure.
+func cmdMaxRSS(ts *testscript.TestScript, neg bool, args []string) {
+	limit, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	cmd := exec.Command(filepath.Join(binDir, "ctrld-install"), append([]string{"start"}, args[1:]...)...)
+	cmd.Env = scriptEnv(ts)
+	out, _ := cmd.Output()
+	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss / 1024
+	fmt.Fprintf(ts.Stdout(), "%speak RSS %d MiB\n", out, rss)
+	if rss > int64(limit) {
+		ts.Fatalf("peak RSS %d MiB over %d MiB", rss, limit)
+	}
+}
+
+func scriptEnv(ts *testscript.TestScript) []string {
+	var env []string
+	for _, k := range []string{"PATH", "HOME", "FAKE_CTRLD_SCENARIO", "FAKE_CTRLD_HOME", "FAKE_CTRLD_RECORD",
+		"FAKE_CTRLD_SERVICE_FILE", "CTRLD_PROVISION_TOKEN", "CTRLD_INSTALL_SYSLOG_SOCKET"} {
+		env = append(env, k+"="+ts.Getenv(k))
+	}
+	return env
+}
+
+// sleep DURATION pauses the script.
+func cmdSleep(ts *testscript.TestScript, neg bool, args []string) {
+	d, err := time.ParseDuration(args[0])
+	ts.Check(err)
+	time.Sleep(d)
+}
