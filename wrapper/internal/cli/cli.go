@@ -50,20 +50,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "ctrld-install: unknown command %s\n%s", printableName(args[0]), usage)
+	// The word is not echoed: it may be a token typed in the wrong place.
+	fmt.Fprintf(stderr, "ctrld-install: unknown command\n%s", usage)
 	return exitUsage
-}
-
-// printableName echoes a user-typed word only when it cannot be a token:
-// lower-case letters and hyphens, short.
-func printableName(s string) string {
-	if len(s) > 32 {
-		return "(unrecognised)"
-	}
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c == '-') {
-			return "(unrecognised)"
-		}
-	}
-	return fmt.Sprintf("%q", s)
 }

@@ -25,7 +25,7 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	case errors.Is(err, flag.ErrHelp):
 		return err
 	default:
-		return usageError{describeFlagError(err)}
+		return usageError{describeFlagError(fs, err)}
 	}
 	if fs.NArg() > 0 {
 		return usageError{"unexpected argument after the flags"}
@@ -33,20 +33,30 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-func describeFlagError(err error) string {
+// describeFlagError names a flag only when it is one of ours: an unknown
+// name may be a token typed in the wrong place.
+func describeFlagError(fs *flag.FlagSet, err error) string {
 	msg := err.Error()
 	switch {
 	case strings.HasPrefix(msg, "flag provided but not defined: "):
-		return "unknown flag " + printableName(strings.TrimLeft(strings.TrimPrefix(msg, "flag provided but not defined: "), "-"))
+		return "unknown flag"
 	case strings.HasPrefix(msg, "flag needs an argument: "):
-		return "flag needs a value: " + printableName(strings.TrimLeft(strings.TrimPrefix(msg, "flag needs an argument: "), "-"))
+		return "flag needs a value: " + knownFlag(fs, strings.TrimPrefix(msg, "flag needs an argument: "))
 	case strings.HasPrefix(msg, "invalid value "), strings.HasPrefix(msg, "invalid boolean value "):
-		if i := strings.LastIndex(msg, " for flag -"); i >= 0 {
-			name, _, _ := strings.Cut(msg[i+len(" for flag -"):], ":")
-			return "invalid value for flag " + printableName(name)
+		if i := strings.LastIndex(msg, " for flag "); i >= 0 {
+			name, _, _ := strings.Cut(msg[i+len(" for flag "):], ":")
+			return "invalid value for flag " + knownFlag(fs, name)
 		}
 	}
 	return "invalid flags"
+}
+
+func knownFlag(fs *flag.FlagSet, name string) string {
+	name = strings.TrimLeft(name, "-")
+	if fs.Lookup(name) == nil {
+		return "(unrecognised)"
+	}
+	return "--" + name
 }
 
 // durationFlag accepts only positive Go durations.

@@ -1,0 +1,145 @@
+package platform
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/settings"
+)
+
+type call struct {
+	env  []string
+	name string
+	args []string
+}
+
+type fakeRunner struct {
+	calls []call
+	fail  map[string]bool // "name arg0" → fail
+}
+
+func (f *fakeRunner) run(_ context.Context, env []string, name string, args ...string) error {
+	f.calls = append(f.calls, call{env, name, args})
+	if f.fail[name+" "+args[0]] {
+		return errors.New("exit status 1")
+	}
+	return nil
+}
+
+func (f *fakeRunner) lines() []string {
+	var out []string
+	for _, c := range f.calls {
+		out = append(out, c.name+" "+strings.Join(c.args, " "))
+	}
+	return out
+}
+
+func TestDarwinReloadUnloadsThenLoads(t *testing.T) {
+	r := &fakeRunner{fail: map[string]bool{"/bin/launchctl unload": true}}
+	d := Darwin{Run: r.run}
+	svc := Service{Name: "ctrld", Files: d.ServiceFiles("ctrld"), Env: []string{"A=1"}}
+	if err := d.Reload(context.Background(), svc); err != nil {
+		t.Fatalf("a failed unload must not fail the reload: %v", err)
+	}
+	want := []string{
+		"/bin/launchctl unload /Library/LaunchDaemons/ctrld.plist",
+		"/bin/launchctl load -w /Library/LaunchDaemons/ctrld.plist",
+	}
+	if got := r.lines(); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("got %q", got)
+	}
+	r.fail["/bin/launchctl load"] = true
+	if err := d.Reload(context.Background(), svc); err == nil {
+		t.Fatal("a failed load must fail the reload")
+	}
+}
+
+func TestDarwinNamesFollowTheBinary(t *testing.T) {
+	d := Darwin{}
+	if got := d.ServiceFiles("ctrld-client"); got[0] != "/Library/LaunchDaemons/ctrld-client.plist" {
+		t.Fatalf("got %v", got)
+	}
+	def := d.Defaults("/usr/local/bin")
+	if def.Home != "/etc/controld" || def.Prefs != ManagedPrefsPath || def.PrefsWait <= 0 {
+		t.Fatalf("macOS defaults: %+v", def)
+	}
+}
+
+func TestDarwinGateNeedsThePlist(t *testing.T) {
+	dir := t.TempDir()
+	plist := filepath.Join(dir, "ctrld.plist")
+	d := Darwin{}
+	svc := Service{Name: "ctrld", Files: []string{plist}}
+	if d.Gate(context.Background(), svc) || d.Installed(svc) {
+		t.Fatal("gate passed without the plist")
+	}
+	os.WriteFile(plist, []byte("<plist/>"), 0o644)
+	if !d.Gate(context.Background(), svc) || !d.Installed(svc) {
+		t.Fatal("gate failed with the plist")
+	}
+}
+
+func TestLinuxReloadGoesThroughCtrld(t *testing.T) {
+	r := &fakeRunner{}
+	l := Linux{Run: r.run}
+	svc := Service{Name: "ctrld-client", Ctrld: "/usr/bin/ctrld-client", Env: []string{"PATH=/usr/bin"}}
+	if err := l.Reload(context.Background(), svc); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.lines(); len(got) != 1 || got[0] != "/usr/bin/ctrld-client restart" {
+		t.Fatalf("got %q", got)
+	}
+	if strings.Join(r.calls[0].env, " ") != "PATH=/usr/bin" {
+		t.Fatal("reload did not use the service's environment")
+	}
+	files := l.ServiceFiles("ctrld-client")
+	if files[0] != "/etc/systemd/system/ctrld-client.service" || files[len(files)-1] != "/etc/init.d/ctrld-client" {
+		t.Fatalf("service files %v", files)
+	}
+}
+
+type fakeSCM struct {
+	services map[string]bool // name → running
+	restarts []string
+}
+
+func (f *fakeSCM) Exists(name string) bool { _, ok := f.services[name]; return ok }
+func (f *fakeSCM) Running(name string) bool { return f.services[name] }
+func (f *fakeSCM) Restart(_ context.Context, name string) error {
+	if _, ok := f.services[name]; !ok {
+		return errors.New("service does not exist")
+	}
+	f.restarts = append(f.restarts, name)
+	f.services[name] = true
+	return nil
+}
+
+func TestWindowsUsesTheSCM(t *testing.T) {
+	scm := &fakeSCM{services: map[string]bool{"ctrld": false}}
+	w := Windows{SCM: scm, ProgramData: `C:\ProgramData`, ReadPolicy: func() settings.Settings {
+		return settings.Settings{settings.InterceptMode: "standard"}
+	}}
+	ctx := context.Background()
+	if !w.Installed(Service{Name: "ctrld"}) || w.Installed(Service{Name: "ctrld-client"}) {
+		t.Fatal("upgrade detection must ask the SCM by the binary's name")
+	}
+	if w.Gate(ctx, Service{Name: "ctrld"}) {
+		t.Fatal("gate passed with the service stopped")
+	}
+	if err := w.Reload(ctx, Service{Name: "ctrld"}); err != nil || !w.Gate(ctx, Service{Name: "ctrld"}) {
+		t.Fatalf("reload: %v", err)
+	}
+	if got := w.LastResultDir(`C:\Program Files\ControlD`); got != filepath.Join(`C:\ProgramData`, "ControlD") {
+		t.Fatalf("last-result dir %q must survive rollback of the install folder", got)
+	}
+	if w.Policy()[settings.InterceptMode] != "standard" {
+		t.Fatal("policy not read")
+	}
+	if w.Defaults(`C:\Program Files\ControlD`).Home != `C:\Program Files\ControlD` {
+		t.Fatal("Windows home must be the ctrld folder")
+	}
+}
