@@ -107,7 +107,7 @@ type fakeSCM struct {
 	restarts []string
 }
 
-func (f *fakeSCM) Exists(name string) bool { _, ok := f.services[name]; return ok }
+func (f *fakeSCM) Exists(name string) bool  { _, ok := f.services[name]; return ok }
 func (f *fakeSCM) Running(name string) bool { return f.services[name] }
 func (f *fakeSCM) Restart(_ context.Context, name string) error {
 	if _, ok := f.services[name]; !ok {
