@@ -1,0 +1,59 @@
+package codes
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestSupportDocMatchesTable holds docs/provisioning-failure-codes.md to
+// the code table: the same rows, in the same order, each with a scenario
+// and a next action.
+func TestSupportDocMatchesTable(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "provisioning-failure-codes.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := docRows(string(data))
+	if len(rows) != len(Table) {
+		t.Fatalf("doc lists %d codes, table has %d", len(rows), len(Table))
+	}
+	for i, c := range Table {
+		r := rows[i]
+		if r[0] != strconv.Itoa(c.Exit) || r[1] != c.Stage || r[2] != c.Name {
+			t.Errorf("row %d: doc has %v, table has %d %s %s", i, r[:3], c.Exit, c.Stage, c.Name)
+		}
+		if len(r) < 5 || r[3] == "" || r[4] == "" {
+			t.Errorf("%s: scenario or next action missing", c.Name)
+		}
+	}
+	for _, s := range StageRanges {
+		want := "| " + s.Stage + " | " + strconv.Itoa(s.Range.Min) + "–" + strconv.Itoa(s.Range.Max) + " |"
+		if !strings.Contains(string(data), want) {
+			t.Errorf("stage table lacks %q", want)
+		}
+	}
+	if !strings.Contains(string(data), LinePattern) {
+		t.Error("the doc's regular expression differs from LinePattern")
+	}
+}
+
+// docRows returns the cells of the rows under the "## Codes" heading.
+func docRows(doc string) [][]string {
+	_, section, _ := strings.Cut(doc, "\n## Codes\n")
+	section, _, _ = strings.Cut(section, "\n## ")
+	var rows [][]string
+	for _, line := range strings.Split(section, "\n") {
+		if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| exit") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(line, "|"), "|")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		rows = append(rows, cells)
+	}
+	return rows
+}
