@@ -5,10 +5,13 @@
 package main
 
 import (
+	"crypto/sha256"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/magefile/mage/mg"
@@ -44,16 +47,12 @@ func Build() error {
 
 // wrapperPath is where Build puts one platform's ctrld-install.
 func wrapperPath(goos, goarch string) string {
-	name := "ctrld-install"
-	if goos == "windows" {
-		name += ".exe"
-	}
-	return filepath.Join(distDir, "bin", goos+"-"+goarch, name)
+	return filepath.Join(distDir, "bin", goos+"-"+goarch, exeName("ctrld-install", goos))
 }
 
-// Test runs every test tier: vet for all three OSes, unit tests, CLI scenarios, short fuzzing and end-to-end installs.
+// Test runs every test tier: vet and cross-builds for all three OSes, unit tests, CLI scenarios, short fuzzing and end-to-end installs.
 func Test() {
-	mg.SerialDeps(Vet, UnitAndScenarios, Fuzz)
+	mg.SerialDeps(Vet, Build, UnitAndScenarios, Fuzz)
 }
 
 // Vet runs go vet for Linux, Windows and macOS.
@@ -92,6 +91,74 @@ func Fuzz() error {
 // Bench runs the benchmarks and prints their figures.
 func Bench() error {
 	return sh.RunV("go", "test", "-run", "^$", "-bench", ".", "-benchmem", "-benchtime", envOr("BENCHTIME", "10x"), "./...")
+}
+
+// Dist builds the release into dist/: ctrld-install and ctrld for every platform (the demo ctrld when CTRLD_DIR is not set), then SHA256SUMS.
+func Dist() error {
+	mg.Deps(Build)
+	demo := os.Getenv("CTRLD_DIR") == ""
+	if demo {
+		fmt.Println("DEMO BUILD: no CTRLD_DIR given, packaging the demo ctrld from testdata/fakectrld")
+	}
+	if err := stageCtrld(demo); err != nil {
+		return err
+	}
+	if err := writeChecksums(distDir); err != nil {
+		return err
+	}
+	if demo {
+		fmt.Println("DEMO BUILD: these artifacts carry the demo ctrld, not a real one")
+	}
+	return nil
+}
+
+// stageCtrld puts a ctrld beside each ctrld-install: the real one from
+// CTRLD_DIR/<os>-<arch>/, or the demo built from testdata.
+func stageCtrld(demo bool) error {
+	for _, p := range platforms {
+		out := filepath.Join(filepath.Dir(wrapperPath(p.OS, p.Arch)), exeName("ctrld", p.OS))
+		if demo {
+			env := map[string]string{"GOOS": p.OS, "GOARCH": p.Arch, "CGO_ENABLED": "0"}
+			if err := sh.RunWith(env, "go", "build", "-trimpath", "-ldflags", "-s -w -buildid=", "-o", out, "./testdata/fakectrld"); err != nil {
+				return err
+			}
+			continue
+		}
+		src := filepath.Join(os.Getenv("CTRLD_DIR"), p.OS+"-"+p.Arch, exeName("ctrld", p.OS))
+		if err := sh.Copy(out, src); err != nil {
+			return fmt.Errorf("ctrld for %s-%s: %w", p.OS, p.Arch, err)
+		}
+	}
+	return nil
+}
+
+func exeName(name, goos string) string {
+	if goos == "windows" {
+		return name + ".exe"
+	}
+	return name
+}
+
+// writeChecksums writes SHA256SUMS for every file under dir, sorted.
+func writeChecksums(dir string) error {
+	var lines []string
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == "SHA256SUMS" {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, path)
+		lines = append(lines, fmt.Sprintf("%x  %s", sha256.Sum256(data), filepath.ToSlash(rel)))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	sort.Strings(lines)
+	return os.WriteFile(filepath.Join(dir, "SHA256SUMS"), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 }
 
 // Clean removes dist/.
