@@ -272,25 +272,13 @@ func cmdPidAlive(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
 	ts.Check(err)
-	alive := processAlive(pid)
+	alive := testenv.ProcessAlive(pid)
 	if alive == neg {
 		ts.Fatalf("process %d alive=%v", pid, alive)
 	}
 	if alive && neg {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
-}
-
-func processAlive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	return len(fields) == 0 || fields[0] != "Z"
 }
 
 // syslog prints what the wrapper sent to syslog so far.

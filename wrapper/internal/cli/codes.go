@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,14 +13,8 @@ import (
 func runCodes(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("codes", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the table as JSON")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return exitOK
-		}
-		printUsageError(stderr, "codes", err)
-		return exitUsage
+	if exit, done := parseOrExplain(fs, args, stdout, stderr); done {
+		return exit
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)

@@ -81,3 +81,20 @@ func (f durationFlag) Set(s string) error {
 func printUsageError(w io.Writer, cmd string, err error) {
 	fmt.Fprintf(w, "ctrld-install %s: %v\nrun \"ctrld-install %s -h\" for its flags\n", cmd, err, cmd)
 }
+
+// parseOrExplain parses a subcommand's flags. It returns done=true with
+// the exit code when the command must stop here: help was asked for
+// (printed on stdout) or the flags are wrong (explained on stderr).
+func parseOrExplain(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (exit int, done bool) {
+	err := parseFlags(fs, args)
+	switch {
+	case err == nil:
+		return 0, false
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return exitOK, true
+	}
+	printUsageError(stderr, fs.Name(), err)
+	return exitUsage, true
+}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,14 +17,8 @@ func runLast(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("last", flag.ContinueOnError)
 	fs.StringVar(&f.home, "home", "", "ctrld home dir (default: /etc/controld; Windows: the record lives under ProgramData)")
 	fs.StringVar(&f.ctrld, "ctrld", "", "the ctrld binary, which places the home dir on Windows")
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return exitOK
-		}
-		printUsageError(stderr, "last", err)
-		return exitUsage
+	if exit, done := parseOrExplain(fs, args, stdout, stderr); done {
+		return exit
 	}
 	osys := platform.Current()
 	o, ok := report.ReadLast(osys.LastResultDir(f.homeOrDefault(osys)))

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"io"
 	"os"
@@ -47,14 +46,8 @@ func newStartFlagSet(f *startFlags) *flag.FlagSet {
 func runStart(args []string, stdout, stderr io.Writer) int {
 	var f startFlags
 	fs := newStartFlagSet(&f)
-	if err := parseFlags(fs, args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return exitOK
-		}
-		printUsageError(stderr, "start", err)
-		return exitUsage
+	if exit, done := parseOrExplain(fs, args, stdout, stderr); done {
+		return exit
 	}
 	fs.Visit(func(fl *flag.Flag) {
 		if fl.Name == "prefs-wait" {

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
 )
 
 type safeBuffer struct {
@@ -38,19 +40,7 @@ func sh(script string, out, errOut *safeBuffer) Spec {
 		Grace: 300 * time.Millisecond, Drain: 500 * time.Millisecond}
 }
 
-// alive reports whether pid runs; a zombie waiting to be reaped by init
-// counts as dead.
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return true
-	}
-	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	return len(fields) == 0 || fields[0] != "Z"
-}
+func alive(pid int) bool { return testenv.ProcessAlive(pid) }
 
 func readPid(t *testing.T, path string) int {
 	t.Helper()

@@ -5,12 +5,11 @@ package result
 import (
 	"encoding/json"
 	"errors"
-	"io"
-	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
 // FileName is the name ctrld gives the file in its home dir.
@@ -36,7 +35,10 @@ var ErrUntrusted = errors.New("result file not trusted")
 // (to the second), with a stage, code and exit that match the table.
 func Read(home string, attemptStart time.Time) (codes.Code, error) {
 	path := filepath.Join(home, FileName)
-	data, err := readRegular(path)
+	data, err := safefile.Read(path, safefile.Options{MaxSize: MaxSize, NoLinks: true})
+	if errors.Is(err, safefile.ErrRefused) {
+		return codes.Code{}, ErrUntrusted
+	}
 	if err != nil {
 		return codes.Code{}, err
 	}
@@ -53,30 +55,4 @@ func Read(home string, attemptStart time.Time) (codes.Code, error) {
 		return codes.Code{}, ErrUntrusted
 	}
 	return c, nil
-}
-
-// readRegular refuses links and anything but a regular file, and checks
-// that what was opened is what was inspected.
-func readRegular(path string) ([]byte, error) {
-	before, err := os.Lstat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !before.Mode().IsRegular() || before.Size() > MaxSize {
-		return nil, ErrUntrusted
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	opened, err := f.Stat()
-	if err != nil || !os.SameFile(before, opened) {
-		return nil, ErrUntrusted
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxSize+1))
-	if err != nil || len(data) > MaxSize {
-		return nil, ErrUntrusted
-	}
-	return data, nil
 }

@@ -3,10 +3,10 @@ package settings
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
 
 	"howett.net/plist"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
 // ErrUnreadable means a source exists but gives no settings: too large,
@@ -67,21 +67,9 @@ func fromValues(raw map[string]any) Settings {
 
 // readCapped reads a regular file of at most MaxFileSize bytes.
 func readCapped(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() || info.Size() > MaxFileSize {
+	data, err := safefile.Read(path, safefile.Options{MaxSize: MaxFileSize})
+	if errors.Is(err, safefile.ErrRefused) {
 		return nil, ErrUnreadable
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
-	if err != nil || len(data) > MaxFileSize {
-		return nil, ErrUnreadable
-	}
-	return data, nil
+	return data, err
 }

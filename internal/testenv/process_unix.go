@@ -1,0 +1,25 @@
+//go:build unix
+
+package testenv
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// ProcessAlive reports whether pid runs. A zombie waiting to be reaped
+// (by an init that may never reap it) counts as gone.
+func ProcessAlive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(fields) == 0 || fields[0] != "Z"
+}
