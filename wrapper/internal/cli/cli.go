@@ -21,6 +21,8 @@ const usage = `usage: ctrld-install <command> [flags]
 
 commands:
   start    provision ctrld: run "ctrld start", print one line, exit with its code
+  configured  exit 0 when start has work to do (a token from any source, or an
+           installed service to upgrade), 1 when not; prints nothing
   last     print the last recorded result line
   codes    print the provisioning code table (--json for JSON)
   version  print the version
@@ -39,6 +41,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "start":
 		return runStart(args[1:], stdout, stderr)
+	case "configured":
+		return runConfigured(args[1:], stdout, stderr)
 	case "last":
 		return runLast(args[1:], stdout, stderr)
 	case "codes":

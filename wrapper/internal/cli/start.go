@@ -68,6 +68,25 @@ func runStart(args []string, stdout, stderr io.Writer) int {
 	return outcome.Exit()
 }
 
+// runConfigured answers, without output, whether start has work to do.
+// It takes start's flags so it looks where start would look.
+func runConfigured(args []string, stdout, stderr io.Writer) int {
+	var f startFlags
+	fs := newStartFlagSet(&f)
+	fs.Init("configured", flag.ContinueOnError)
+	if exit, done := parseOrExplain(fs, args, stdout, stderr); done {
+		return exit
+	}
+	osys := platform.Current()
+	quiet := report.OpenSystemLog()
+	defer quiet.Close()
+	p := &provision.Provisioner{Config: f.config(osys, quiet), OS: osys, Log: quiet}
+	if p.HasWork() {
+		return exitOK
+	}
+	return exitNone
+}
+
 // safely turns a panic into WRAPPER_INTERNAL: the installer still gets
 // one line and a code from the table.
 func safely(run func() codes.Outcome) (o codes.Outcome) {

@@ -80,11 +80,28 @@ func (p *Provisioner) Run(ctx context.Context) codes.Outcome {
 	return p.provision(ctx)
 }
 
+// HasWork reports whether start would do anything but fail for want of a
+// token: a token is available from some source, or ctrld's service is
+// already installed (an upgrade). Package scripts use it to install
+// quietly on machines that were never given settings. It does not wait
+// for a profile.
+func (p *Provisioner) HasWork() bool {
+	if p.OS.Installed(p.service()) {
+		return true
+	}
+	_, ok := p.gather().Get(settings.ProvisionToken)
+	return ok
+}
+
+func (p *Provisioner) service() platform.Service {
+	return platform.Service{Name: ServiceName(p.Config.Ctrld), Ctrld: p.Config.Ctrld, Files: p.Config.ServiceFiles, Env: p.Config.Env}
+}
+
 func (p *Provisioner) provision(ctx context.Context) codes.Outcome {
 	if !isExecutable(p.Config.Ctrld) {
 		return codes.Package("CTRLD_NOT_FOUND")
 	}
-	svc := platform.Service{Name: ServiceName(p.Config.Ctrld), Ctrld: p.Config.Ctrld, Files: p.Config.ServiceFiles, Env: p.Config.Env}
+	svc := p.service()
 	if p.OS.Installed(svc) {
 		return p.upgrade(ctx, svc)
 	}
