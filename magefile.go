@@ -7,15 +7,20 @@ package main
 import (
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/magefile/mage/mg"
 	"github.com/magefile/mage/sh"
+
+	"github.com/ctrld-install/ctrld-install/installers/linux"
 )
 
 // platforms the wrapper ships for.
@@ -93,43 +98,149 @@ func Bench() error {
 	return sh.RunV("go", "test", "-run", "^$", "-bench", ".", "-benchmem", "-benchtime", envOr("BENCHTIME", "10x"), "./...")
 }
 
-// Dist builds the release into dist/: ctrld-install and ctrld for every platform (the demo ctrld when CTRLD_DIR is not set), then SHA256SUMS.
+// Dist builds every installer for every platform into dist/, with SHA256SUMS (the demo ctrld when CTRLD_DIR is not set).
 func Dist() error {
-	mg.Deps(Build)
-	demo := os.Getenv("CTRLD_DIR") == ""
-	if demo {
+	if isDemo() {
 		fmt.Println("DEMO BUILD: no CTRLD_DIR given, packaging the demo ctrld from testdata/fakectrld")
 	}
-	if err := stageCtrld(demo); err != nil {
-		return err
-	}
+	mg.Deps(Deb, Rpm, Tarball)
 	if err := writeChecksums(distDir); err != nil {
 		return err
 	}
-	if demo {
+	if isDemo() {
 		fmt.Println("DEMO BUILD: these artifacts carry the demo ctrld, not a real one")
 	}
 	return nil
 }
 
-// stageCtrld puts a ctrld beside each ctrld-install: the real one from
-// CTRLD_DIR/<os>-<arch>/, or the demo built from testdata.
-func stageCtrld(demo bool) error {
+// Binaries builds ctrld-install and stages ctrld beside it for every platform.
+func Binaries() error {
+	mg.Deps(Build)
 	for _, p := range platforms {
-		out := filepath.Join(filepath.Dir(wrapperPath(p.OS, p.Arch)), exeName("ctrld", p.OS))
-		if demo {
-			env := map[string]string{"GOOS": p.OS, "GOARCH": p.Arch, "CGO_ENABLED": "0"}
-			if err := sh.RunWith(env, "go", "build", "-trimpath", "-ldflags", "-s -w -buildid=", "-o", out, "./testdata/fakectrld"); err != nil {
-				return err
-			}
-			continue
-		}
-		src := filepath.Join(os.Getenv("CTRLD_DIR"), p.OS+"-"+p.Arch, exeName("ctrld", p.OS))
-		if err := sh.Copy(out, src); err != nil {
-			return fmt.Errorf("ctrld for %s-%s: %w", p.OS, p.Arch, err)
+		if err := stageCtrld(p.OS, p.Arch); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+func isDemo() bool { return os.Getenv("CTRLD_DIR") == "" }
+
+// ctrldPath is where Binaries puts one platform's ctrld.
+func ctrldPath(goos, goarch string) string {
+	return filepath.Join(filepath.Dir(wrapperPath(goos, goarch)), exeName("ctrld", goos))
+}
+
+// stageCtrld puts ctrld beside ctrld-install: the real one from
+// CTRLD_DIR/<os>-<arch>/, or the demo built from testdata.
+func stageCtrld(goos, goarch string) error {
+	out := ctrldPath(goos, goarch)
+	if isDemo() {
+		env := map[string]string{"GOOS": goos, "GOARCH": goarch, "CGO_ENABLED": "0"}
+		return sh.RunWith(env, "go", "build", "-trimpath", "-ldflags", "-s -w -buildid=", "-o", out, "./testdata/fakectrld")
+	}
+	src := filepath.Join(os.Getenv("CTRLD_DIR"), goos+"-"+goarch, exeName("ctrld", goos))
+	if err := sh.Copy(out, src); err != nil {
+		return fmt.Errorf("ctrld for %s-%s: %w", goos, goarch, err)
+	}
+	return nil
+}
+
+// Deb builds the Debian packages (amd64, arm64) into dist/.
+func Deb() error { return linuxPackages("deb") }
+
+// Rpm builds the RPM packages (amd64, arm64) into dist/.
+func Rpm() error { return linuxPackages("rpm") }
+
+// Tarball builds the tar.gz archives with install.sh (amd64, arm64) into dist/.
+func Tarball() error { return linuxPackages("tar.gz") }
+
+func linuxPackages(format string) error {
+	mg.Deps(Binaries)
+	version, err := releaseVersion()
+	if err != nil {
+		return err
+	}
+	mtime, err := sourceDateEpoch()
+	if err != nil {
+		return err
+	}
+	for _, arch := range []string{"amd64", "arm64"} {
+		p := linux.Package{
+			Name: "ctrld", Version: version, Arch: arch, MTime: mtime,
+			Ctrld: ctrldPath("linux", arch), Wrapper: wrapperPath("linux", arch),
+			SigningKey: os.Getenv("CTRLD_PACKAGE_SIGNING_KEY"),
+		}
+		name := p.TarballName()
+		if format != "tar.gz" {
+			if name, err = p.FileName(format); err != nil {
+				return err
+			}
+		}
+		err := writeArtifact(demoName(name), func(w io.Writer) error {
+			if format == "tar.gz" {
+				return p.BuildTarball(w)
+			}
+			return p.Build(format, w)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// demoName marks an artifact built around the demo ctrld.
+func demoName(name string) string {
+	if !isDemo() {
+		return name
+	}
+	for _, ext := range []string{".tar.gz", ".deb", ".rpm", ".pkg", ".msi"} {
+		if base, ok := strings.CutSuffix(name, ext); ok {
+			return base + "-DEMO" + ext
+		}
+	}
+	return name + "-DEMO"
+}
+
+// writeArtifact builds one file in dist/ and prints its name, size and
+// build time.
+func writeArtifact(name string, build func(io.Writer) error) error {
+	start := time.Now()
+	path := filepath.Join(distDir, name)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := build(f); err != nil {
+		f.Close()
+		os.Remove(path)
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	info, _ := os.Stat(path)
+	fmt.Printf("%-44s %9.1f KiB %6.2fs\n", name, float64(info.Size())/1024, time.Since(start).Seconds())
+	return nil
+}
+
+// sourceDateEpoch is SOURCE_DATE_EPOCH, else the last commit's time, so
+// that the same inputs give the same bytes.
+func sourceDateEpoch() (time.Time, error) {
+	v := os.Getenv("SOURCE_DATE_EPOCH")
+	if v == "" {
+		out, err := exec.Command("git", "log", "-1", "--format=%ct").Output()
+		if err != nil {
+			return time.Time{}, fmt.Errorf("set SOURCE_DATE_EPOCH or build from a git checkout")
+		}
+		v = strings.TrimSpace(string(out))
+	}
+	secs, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH %q is not a number of seconds", v)
+	}
+	return time.Unix(secs, 0).UTC(), nil
 }
 
 func exeName(name, goos string) string {
@@ -169,11 +280,17 @@ func releaseVersion() (string, error) {
 	if v := os.Getenv("VERSION"); v != "" {
 		return v, nil
 	}
-	out, err := exec.Command("git", "describe", "--tags", "--always", "--dirty").Output()
-	if err != nil || strings.TrimSpace(string(out)) == "" {
+	if out, err := exec.Command("git", "describe", "--tags").Output(); err == nil {
+		return strings.TrimPrefix(strings.TrimSpace(string(out)), "v"), nil
+	}
+	// No tag yet: a pre-release version named after the commit.
+	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	v := strings.TrimSpace(string(out))
+	if err != nil || v == "" {
 		return "", fmt.Errorf("no version: set VERSION (for example VERSION=1.2.3) or build from a git checkout")
 	}
-	return strings.TrimPrefix(strings.TrimSpace(string(out)), "v"), nil
+	v = "0.0.0+git." + v
+	return v, nil
 }
 
 func envOr(key, def string) string {

@@ -98,7 +98,10 @@ func main() {
 }
 
 func loadScenario() (scenario, string) {
-	self, _ := os.Executable()
+	self, err := os.Executable()
+	if err != nil {
+		self = os.Args[0] // no /proc in a minimal chroot
+	}
 	dir := filepath.Dir(self)
 	path := os.Getenv("FAKE_CTRLD_SCENARIO")
 	if path == "" {
@@ -298,7 +301,10 @@ func flood(n int) {
 }
 
 func spawnGrandchild(pidfile string) {
-	self, _ := os.Executable()
+	self, err := os.Executable()
+	if err != nil {
+		self = os.Args[0]
+	}
 	cmd := exec.Command(self, "__sleep")
 	if cmd.Start() == nil {
 		os.WriteFile(pidfile, []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)

@@ -173,11 +173,10 @@ func (f *startFlags) ctrldPath() string {
 	if f.ctrld != "" {
 		return f.ctrld
 	}
-	self, err := os.Executable()
-	if err != nil {
+	dir, ok := selfDir()
+	if !ok {
 		return ""
 	}
-	dir := filepath.Dir(self)
 	for _, name := range []string{"ctrld", "ctrld-client"} {
 		p := filepath.Join(dir, name+exeSuffix)
 		if _, err := os.Stat(p); err == nil {
@@ -191,10 +190,23 @@ func ctrldDir(ctrld string) string {
 	if ctrld != "" {
 		return filepath.Dir(ctrld)
 	}
-	if self, err := os.Executable(); err == nil {
-		return filepath.Dir(self)
+	if dir, ok := selfDir(); ok {
+		return dir
 	}
 	return "."
+}
+
+// selfDir is the folder of this binary. Without /proc (a minimal chroot)
+// os.Executable fails; package scripts call the wrapper by absolute path,
+// so argv[0] still tells.
+func selfDir() (string, bool) {
+	if self, err := os.Executable(); err == nil {
+		return filepath.Dir(self), true
+	}
+	if filepath.IsAbs(os.Args[0]) {
+		return filepath.Dir(os.Args[0]), true
+	}
+	return "", false
 }
 
 func orDefault(v, def string) string {

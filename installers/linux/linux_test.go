@@ -1,0 +1,97 @@
+package linux
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
+)
+
+// fakeBinaries are small stand-ins: these tests read packages, they do not
+// run what is inside.
+func fakeBinaries(t *testing.T) (string, string) {
+	dir := t.TempDir()
+	ctrld, wrapper := filepath.Join(dir, "ctrld"), filepath.Join(dir, "ctrld-install")
+	os.WriteFile(ctrld, []byte("#!/bin/sh\necho ctrld\n"), 0o755)
+	os.WriteFile(wrapper, []byte("#!/bin/sh\necho wrapper\n"), 0o755)
+	return ctrld, wrapper
+}
+
+func TestBuildsAreReproducible(t *testing.T) {
+	ctrld, wrapper := fakeBinaries(t)
+	p := Package{Name: "ctrld", Version: "1.2.3", Arch: "arm64", Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}
+	for _, format := range append(Formats, "tar.gz") {
+		a, b := buildFile(t, p, format), buildFile(t, p, format)
+		da, _ := os.ReadFile(a)
+		db, _ := os.ReadFile(b)
+		if len(da) == 0 || !bytes.Equal(da, db) {
+			t.Errorf("%s: two builds differ", format)
+		}
+	}
+}
+
+func TestMTimeIsRequired(t *testing.T) {
+	ctrld, wrapper := fakeBinaries(t)
+	p := Package{Name: "ctrld", Version: "1.2.3", Arch: "amd64", Ctrld: ctrld, Wrapper: wrapper}
+	if err := p.Build("deb", &bytes.Buffer{}); err == nil {
+		t.Fatal("built without a fixed time")
+	}
+}
+
+func TestDebMetadataAndContents(t *testing.T) {
+	testenv.RequireTool(t, "dpkg-deb")
+	ctrld, wrapper := fakeBinaries(t)
+	deb := buildFile(t, Package{Name: "ctrld", Version: "1.2.3", Arch: "arm64", Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}, "deb")
+	info, err := exec.Command("dpkg-deb", "-I", deb).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, info)
+	}
+	for _, want := range []string{"Package: ctrld", "Version: 1.2.3", "Architecture: arm64", "Maintainer: " + maintainer,
+		"Homepage: " + homepage, "Description: " + description, " postinst ", " prerm ", " postrm "} {
+		if !strings.Contains(string(info), want) {
+			t.Errorf("control lacks %q", want)
+		}
+	}
+	if strings.Contains(string(info), "Depends:") {
+		t.Error("the package must not depend on anything")
+	}
+	contents, _ := exec.Command("dpkg-deb", "-c", deb).CombinedOutput()
+	for _, want := range []string{"drwx------ root/root         0 2023-11-14 22:13 ./etc/controld/",
+		"-rwxr-xr-x root/root", "./usr/bin/ctrld\n", "./usr/bin/ctrld-install\n"} {
+		if !strings.Contains(string(contents), want) {
+			t.Errorf("contents lack %q:\n%s", want, contents)
+		}
+	}
+}
+
+func TestRpmMetadata(t *testing.T) {
+	testenv.RequireTool(t, "rpm")
+	ctrld, wrapper := fakeBinaries(t)
+	rpm := buildFile(t, Package{Name: "ctrld", Version: "1.2.3", Arch: "amd64", Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}, "rpm")
+	out, err := exec.Command("rpm", "-qp", "--queryformat", "%{NAME} %{VERSION} %{ARCH} %{LICENSE} %{URL} %{BUILDHOST}\n", rpm).Output()
+	if err != nil || string(out) != "ctrld 1.2.3 x86_64 MIT "+homepage+" ctrld-install\n" {
+		t.Fatalf("rpm metadata %q (%v)", out, err)
+	}
+	list, _ := exec.Command("rpm", "-qp", "--dump", rpm).Output()
+	if !strings.Contains(string(list), "/etc/controld 4096 1700000000 0000000000000000000000000000000000000000000000000000000000000000 040700 root root") {
+		t.Errorf("/etc/controld is not root-only:\n%s", list)
+	}
+}
+
+func TestCtrldKeepsItsReleaseName(t *testing.T) {
+	testenv.RequireTool(t, "dpkg-deb")
+	dir := t.TempDir()
+	client := filepath.Join(dir, "ctrld-client")
+	os.WriteFile(client, []byte("x"), 0o755)
+	_, wrapper := fakeBinaries(t)
+	deb := buildFile(t, Package{Name: "ctrld", Version: "1.0.0", Arch: "amd64", Ctrld: client, Wrapper: wrapper, MTime: epoch}, "deb")
+	contents, _ := exec.Command("dpkg-deb", "-c", deb).Output()
+	control, _ := exec.Command("dpkg-deb", "-I", deb, "prerm").Output()
+	if !strings.Contains(string(contents), "./usr/bin/ctrld-client\n") || !strings.Contains(string(control), "/usr/bin/ctrld-client uninstall") {
+		t.Fatalf("ctrld-client renamed or not used by the shims:\n%s\n%s", contents, control)
+	}
+}

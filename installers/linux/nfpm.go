@@ -1,0 +1,99 @@
+package linux
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/goreleaser/nfpm/v2"
+	_ "github.com/goreleaser/nfpm/v2/deb" // registers the deb packager
+	"github.com/goreleaser/nfpm/v2/files"
+	_ "github.com/goreleaser/nfpm/v2/rpm" // registers the rpm packager
+)
+
+// Formats nfpm builds for us.
+var Formats = []string{"deb", "rpm"}
+
+// PassphraseEnv holds the signing key's passphrase, if it has one.
+const PassphraseEnv = "CTRLD_PACKAGE_SIGNING_PASSPHRASE"
+
+// Build writes the package in format ("deb" or "rpm") to w.
+func (p Package) Build(format string, w io.Writer) error {
+	if err := p.check(); err != nil {
+		return err
+	}
+	packager, err := nfpm.Get(format)
+	if err != nil {
+		return err
+	}
+	scripts, err := os.MkdirTemp("", "ctrld-pkg-scripts")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scripts)
+	info, err := p.info(scripts)
+	if err != nil {
+		return err
+	}
+	return packager.Package(nfpm.WithDefaults(info), w)
+}
+
+// FileName is the conventional file name for the package.
+func (p Package) FileName(format string) (string, error) {
+	packager, err := nfpm.Get(format)
+	if err != nil {
+		return "", err
+	}
+	info := nfpm.WithDefaults(&nfpm.Info{Name: p.Name, Version: p.Version, Arch: p.Arch, Platform: "linux"})
+	return packager.ConventionalFileName(info), nil
+}
+
+// info is the nfpm description. nfpm reads scripts from files, so the
+// rendered shims are written into dir.
+func (p Package) info(dir string) (*nfpm.Info, error) {
+	paths := map[string]string{}
+	for _, name := range []string{"postinstall.sh", "preremove.sh", "postremove.sh"} {
+		body, err := renderScript(name, p.vars(BinDir))
+		if err != nil {
+			return nil, err
+		}
+		paths[name] = filepath.Join(dir, name)
+		if err := os.WriteFile(paths[name], body, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	owned := func(mode os.FileMode) *files.ContentFileInfo {
+		return &files.ContentFileInfo{Owner: "root", Group: "root", Mode: mode, MTime: p.MTime}
+	}
+	info := &nfpm.Info{
+		Name: p.Name, Version: p.Version, Arch: p.Arch, Platform: "linux",
+		Maintainer: maintainer, Description: description, Homepage: homepage,
+		License: license, Vendor: vendor, Section: "net", Priority: "optional",
+		MTime: p.MTime,
+		Overridables: nfpm.Overridables{
+			Contents: files.Contents{
+				{Source: p.Ctrld, Destination: BinDir + "/" + p.CtrldName(), FileInfo: owned(0o755)},
+				{Source: p.Wrapper, Destination: BinDir + "/ctrld-install", FileInfo: owned(0o755)},
+				// Root-only: the settings file holds the provisioning token.
+				{Destination: Home, Type: files.TypeDir, FileInfo: owned(0o700)},
+			},
+			Scripts: nfpm.Scripts{
+				PostInstall: paths["postinstall.sh"],
+				PreRemove:   paths["preremove.sh"],
+				PostRemove:  paths["postremove.sh"],
+			},
+		},
+	}
+	// A fixed build host keeps rpm output the same on every machine.
+	info.RPM.BuildHost = "ctrld-install"
+	if p.SigningKey != "" {
+		sig := nfpm.PackageSignature{KeyFile: p.SigningKey, KeyPassphrase: os.Getenv(PassphraseEnv)}
+		info.Deb.Signature.PackageSignature = sig
+		info.RPM.Signature.PackageSignature = sig
+	}
+	if p.MTime.IsZero() {
+		return nil, fmt.Errorf("linux package: MTime must be set (reproducible builds)")
+	}
+	return info, nil
+}

@@ -1,0 +1,31 @@
+package linux
+
+import (
+	"bytes"
+	"embed"
+	"text/template"
+)
+
+//go:embed scripts/*.sh
+var scriptFiles embed.FS
+
+// scriptVars fill the shims' placeholders.
+type scriptVars struct {
+	Bin          string // where the binaries go
+	Ctrld        string // the ctrld binary's name
+	Home         string
+	SettingsFile string
+}
+
+// renderScript returns one shim with its placeholders filled.
+func renderScript(name string, v scriptVars) ([]byte, error) {
+	t, err := template.ParseFS(scriptFiles, "scripts/"+name)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}

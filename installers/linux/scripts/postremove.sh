@@ -1,0 +1,12 @@
+#!/bin/sh
+# On purge (deb) or erase (rpm passes 0), remove the files this package's
+# programs made in {{.Home}}, by name, and the folder if that empties it.
+# Anything else an admin put there stays.
+case "$1" in
+purge | 0)
+	rm -f {{.Home}}/ctrld-install.conf {{.Home}}/ctrld-install-last-result \
+		{{.Home}}/.ctrld-install.lock {{.Home}}/provision_result.json {{.Home}}/ctrld.toml
+	rmdir {{.Home}} 2>/dev/null || true
+	;;
+esac
+exit 0
