@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -53,33 +52,10 @@ func buildFile(t *testing.T, p Package, format string) string {
 	return out
 }
 
-// newRoot makes a minimal root: busybox as /bin/sh and the few tools the
-// shims use, and /dev/null.
+// newRoot makes a minimal root with the tools the shims use.
 func newRoot(t *testing.T) string {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		testenv.Unavailable(t, "installing into a chroot needs root")
-	}
-	busybox := testenv.RequireTool(t, "busybox")
-	root := t.TempDir()
-	for _, d := range []string{"bin", "dev", "tmp", "etc/systemd/system", "usr/bin", "usr/local/bin"} {
-		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	data, err := os.ReadFile(busybox)
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(root, "bin", "busybox"), data, 0o755)
-	for _, applet := range []string{"sh", "rm", "rmdir", "mkdir", "chmod", "cp", "mv", "cat", "dirname", "pwd", "ls"} {
-		os.Symlink("busybox", filepath.Join(root, "bin", applet))
-	}
-	if err := syscall.Mknod(filepath.Join(root, "dev", "null"), syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(filepath.Join(root, "dev", "null"), 0o666)
-	return root
+	return testenv.NewChroot(t, []string{"etc/systemd/system", "usr/bin", "usr/local/bin"},
+		"rm", "rmdir", "mkdir", "chmod", "cp", "mv", "cat", "dirname", "pwd", "ls")
 }
 
 // scenario sets what the fake ctrld does; it lives beside the installed

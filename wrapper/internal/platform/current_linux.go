@@ -1,3 +1,5 @@
+//go:build !simulate_darwin
+
 package platform
 
 // Current is the platform the wrapper runs on.

@@ -1,0 +1,97 @@
+// Package macos builds ctrld's macOS installer: a product archive (.pkg)
+// holding one component package that installs ctrld and ctrld-install in
+// /usr/local/bin and runs a postinstall shim. It is pure Go, so it builds
+// on any OS; the format layers live in the xar, cpio, bom and macho
+// packages beside this one.
+package macos
+
+import (
+	_ "embed"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/installers/macos/macho"
+)
+
+// InstallDir is where both binaries land.
+const InstallDir = "/usr/local/bin"
+
+//go:embed scripts/postinstall
+var postinstall []byte
+
+// Package describes the .pkg to build. Configuration is data.
+type Package struct {
+	Identifier string // receipt id, "com.controld.ctrld"
+	Version    string
+	Title      string
+	// Ctrld and Wrapper are each one Mach-O file or several thin slices
+	// (amd64, arm64) to merge into a universal binary. Ctrld keeps its
+	// file name (ctrld or ctrld-client); with several slices, CtrldName
+	// sets it.
+	Ctrld, Wrapper []string
+	CtrldName      string
+	// MTime stamps every entry and the archive; pin it for reproducible
+	// output.
+	MTime time.Time
+}
+
+func (p Package) check() error {
+	if p.Identifier == "" || p.Version == "" || len(p.Ctrld) == 0 || len(p.Wrapper) == 0 || p.MTime.IsZero() {
+		return fmt.Errorf("macos pkg: identifier, version, binaries and MTime are required")
+	}
+	return nil
+}
+
+func (p Package) ctrldName() string {
+	if p.CtrldName != "" {
+		return p.CtrldName
+	}
+	return filepath.Base(p.Ctrld[0])
+}
+
+// FileName is the conventional output name.
+func (p Package) FileName() string { return "ctrld-" + p.Version + ".pkg" }
+
+// Build writes the product archive to w.
+func (p Package) Build(w io.Writer) error {
+	if err := p.check(); err != nil {
+		return err
+	}
+	work, err := os.MkdirTemp("", "ctrld-pkg")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	ctrld, err := universal(p.Ctrld, filepath.Join(work, "ctrld"))
+	if err != nil {
+		return err
+	}
+	wrapper, err := universal(p.Wrapper, filepath.Join(work, "ctrld-install"))
+	if err != nil {
+		return err
+	}
+	tree, err := payloadTree(p.MTime, map[string]string{p.ctrldName(): ctrld, "ctrld-install": wrapper})
+	if err != nil {
+		return err
+	}
+	return p.archive(w, tree)
+}
+
+// universal returns the one file given, or merges several thin slices.
+func universal(paths []string, out string) (string, error) {
+	if len(paths) == 1 {
+		return paths[0], nil
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return "", err
+	}
+	if err := macho.Merge(f, paths...); err != nil {
+		f.Close()
+		return "", err
+	}
+	return out, f.Close()
+}

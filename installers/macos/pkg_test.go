@@ -1,0 +1,344 @@
+package macos
+
+import (
+	"bytes"
+	"compress/gzip"
+	"debug/macho"
+	"encoding/xml"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/installers/macos/bom"
+	"github.com/ctrld-install/ctrld-install/installers/macos/cpio"
+	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
+)
+
+var epoch = time.Unix(1_700_000_000, 0).UTC()
+
+// slices are thin darwin builds of the fake ctrld and the wrapper, built
+// once for the package.
+var slices = struct {
+	once                                 sync.Once
+	ctrldAmd, ctrldArm, wrapAmd, wrapArm string
+}{}
+
+func darwinSlices(t *testing.T) (ctrld, wrapper []string) {
+	t.Helper()
+	slices.once.Do(func() {
+		dir, _ := os.MkdirTemp("", "darwin-slices")
+		build := func(name, pkg, arch string) string {
+			return testenv.GoBuild(t, dir, name+"-"+arch, pkg, "GOOS=darwin", "GOARCH="+arch, "CGO_ENABLED=0")
+		}
+		slices.ctrldAmd, slices.ctrldArm = build("ctrld", "./testdata/fakectrld", "amd64"), build("ctrld", "./testdata/fakectrld", "arm64")
+		slices.wrapAmd, slices.wrapArm = build("ctrld-install", "./wrapper", "amd64"), build("ctrld-install", "./wrapper", "arm64")
+	})
+	return []string{slices.ctrldAmd, slices.ctrldArm}, []string{slices.wrapAmd, slices.wrapArm}
+}
+
+func buildPkg(t *testing.T, p Package) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), p.FileName())
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Build(f); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	return out
+}
+
+func testPackage(t *testing.T) Package {
+	ctrld, wrapper := darwinSlices(t)
+	return Package{Identifier: "com.controld.ctrld", Version: "1.2.3", Ctrld: ctrld, Wrapper: wrapper, CtrldName: "ctrld", MTime: epoch}
+}
+
+func openPkg(t *testing.T, path string) *xar.Reader {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	info, _ := f.Stat()
+	r, err := xar.NewReader(f, info.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+type cpioEntry struct {
+	h    cpio.Header
+	data []byte
+}
+
+func readCpioGz(t *testing.T, data []byte) []cpioEntry {
+	t.Helper()
+	if !bytes.HasPrefix(data, []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0}) || data[9] != 3 {
+		t.Fatalf("gzip header %x: want no flags, MTIME 0, OS 3", data[:10])
+	}
+	gz, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := cpio.NewReader(gz)
+	var out []cpioEntry
+	for {
+		h, err := r.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(r)
+		out = append(out, cpioEntry{*h, body})
+	}
+}
+
+func TestPackageStructure(t *testing.T) {
+	p := testPackage(t)
+	r := openPkg(t, buildPkg(t, p))
+	var names []string
+	for _, h := range r.Members() {
+		names = append(names, h.Name)
+	}
+	if strings.Join(names, " ") != "ctrld.pkg ctrld.pkg/Bom ctrld.pkg/Payload ctrld.pkg/Scripts ctrld.pkg/PackageInfo Distribution" {
+		t.Fatalf("members %v", names)
+	}
+	for _, h := range r.Members() {
+		if (h.Name == "ctrld.pkg/Payload" || h.Name == "ctrld.pkg/Scripts") && h.Encoding != xar.EncodingNone {
+			t.Errorf("%s must be stored, not compressed again", h.Name)
+		}
+	}
+
+	payloadData, err := r.ReadFile("ctrld.pkg/Payload")
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload := readCpioGz(t, payloadData)
+	wantPaths := []string{".", "./usr", "./usr/local", "./usr/local/bin", "./usr/local/bin/ctrld", "./usr/local/bin/ctrld-install"}
+	var got []string
+	for _, e := range payload {
+		got = append(got, e.h.Name)
+		if e.h.UID != 0 || e.h.GID != 0 || e.h.Mode&0o777 != 0o755 || e.h.ModTime != epoch.Unix() {
+			t.Errorf("%s: owner %d:%d mode %o mtime %d", e.h.Name, e.h.UID, e.h.GID, e.h.Mode, e.h.ModTime)
+		}
+	}
+	if strings.Join(got, " ") != strings.Join(wantPaths, " ") {
+		t.Fatalf("payload paths %v", got)
+	}
+	// Both binaries are universal and hold exactly the input slices.
+	for _, e := range payload[4:] {
+		inputs := p.Ctrld
+		if strings.HasSuffix(e.h.Name, "ctrld-install") {
+			inputs = p.Wrapper
+		}
+		checkUniversal(t, e.data, inputs)
+	}
+
+	// The BOM lists exactly the payload's paths, with matching fields.
+	bomData, _ := r.ReadFile("ctrld.pkg/Bom")
+	b, err := bom.Read(bomData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Paths) != len(payload) {
+		t.Fatalf("BOM has %d paths, payload %d", len(b.Paths), len(payload))
+	}
+	byName := map[string]bom.Header{}
+	for _, bp := range b.Paths {
+		byName[bp.Name] = bp
+	}
+	for _, e := range payload {
+		bp, ok := byName[e.h.Name]
+		if !ok {
+			t.Fatalf("%s missing from the BOM", e.h.Name)
+		}
+		if int64(bp.Mode) != e.h.Mode || int64(bp.UID) != e.h.UID || int64(bp.GID) != e.h.GID || int64(bp.ModTime) != e.h.ModTime {
+			t.Errorf("%s: BOM %+v, payload %+v", e.h.Name, bp, e.h)
+		}
+		if e.h.IsRegular() && (int64(bp.Size) != e.h.Size || bp.Checksum != bom.Checksum(e.data)) {
+			t.Errorf("%s: BOM size/cksum %d/%d disagree with the payload", e.h.Name, bp.Size, bp.Checksum)
+		}
+	}
+
+	info := readPackageInfo(t, r)
+	if info.Files != len(payload) || info.KBytes != installKBytes(toEntries(payload)) || info.KBytes < 1000 {
+		t.Errorf("PackageInfo payload %+v", info)
+	}
+	if info.ID != "com.controld.ctrld" || info.Version != "1.2.3" || info.Location != "/" || info.Auth != "root" || info.Postinstall != "./postinstall" {
+		t.Errorf("PackageInfo %+v", info)
+	}
+	dist, _ := r.ReadFile("Distribution")
+	for _, want := range []string{`hostArchitectures="arm64,x86_64"`, `installKBytes="` + strconv.FormatInt(info.KBytes, 10) + `"`, `>#ctrld.pkg</pkg-ref>`, `<pkg-ref id="com.controld.ctrld" version="1.2.3"`} {
+		if !strings.Contains(string(dist), want) {
+			t.Errorf("Distribution lacks %s:\n%s", want, dist)
+		}
+	}
+	var anyXML struct{}
+	if err := xml.Unmarshal(dist, &anyXML); err != nil {
+		t.Errorf("Distribution is not XML: %v", err)
+	}
+
+	scriptsData, _ := r.ReadFile("ctrld.pkg/Scripts")
+	scripts := readCpioGz(t, scriptsData)
+	if len(scripts) != 2 || scripts[1].h.Name != "./postinstall" || scripts[1].h.Mode != cpio.TypeRegular|0o755 || !bytes.Equal(scripts[1].data, postinstall) {
+		t.Fatalf("Scripts %+v", scripts)
+	}
+}
+
+func toEntries(c []cpioEntry) []entry {
+	out := make([]entry, len(c))
+	for i, e := range c {
+		out[i] = entry{name: e.h.Name, mode: e.h.Mode, size: e.h.Size}
+	}
+	return out
+}
+
+func checkUniversal(t *testing.T, data []byte, inputs []string) {
+	t.Helper()
+	fat, err := macho.NewFatFile(bytes.NewReader(data))
+	if err != nil {
+		t.Fatalf("not a universal binary: %v", err)
+	}
+	if len(fat.Arches) != len(inputs) {
+		t.Fatalf("%d slices, want %d", len(fat.Arches), len(inputs))
+	}
+	for _, a := range fat.Arches {
+		slice := data[a.Offset : a.Offset+a.Size]
+		found := false
+		for _, in := range inputs {
+			want, _ := os.ReadFile(in)
+			found = found || bytes.Equal(slice, want)
+		}
+		if !found {
+			t.Errorf("slice for %v matches no input", a.Cpu)
+		}
+	}
+}
+
+type packageInfo struct {
+	ID          string `xml:"identifier,attr"`
+	Version     string `xml:"version,attr"`
+	Location    string `xml:"install-location,attr"`
+	Auth        string `xml:"auth,attr"`
+	Format      string `xml:"format-version,attr"`
+	Files       int
+	KBytes      int64
+	Postinstall string
+}
+
+func readPackageInfo(t *testing.T, r *xar.Reader) packageInfo {
+	data, err := r.ReadFile("ctrld.pkg/PackageInfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		packageInfo
+		Payload struct {
+			Files  int   `xml:"numberOfFiles,attr"`
+			KBytes int64 `xml:"installKBytes,attr"`
+		} `xml:"payload"`
+		Scripts struct {
+			Post struct {
+				File string `xml:"file,attr"`
+			} `xml:"postinstall"`
+		} `xml:"scripts"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	info := doc.packageInfo
+	info.Files, info.KBytes, info.Postinstall = doc.Payload.Files, doc.Payload.KBytes, doc.Scripts.Post.File
+	if info.Format != "2" {
+		t.Errorf("format-version %q", info.Format)
+	}
+	return info
+}
+
+func TestReproducible(t *testing.T) {
+	p := testPackage(t)
+	a, _ := os.ReadFile(buildPkg(t, p))
+	b, _ := os.ReadFile(buildPkg(t, p))
+	if !bytes.Equal(a, b) {
+		t.Fatal("two builds with the same inputs differ")
+	}
+	p.MTime = epoch.Add(time.Second)
+	c, _ := os.ReadFile(buildPkg(t, p))
+	if bytes.Equal(a, c) {
+		t.Fatal("the build ignores its time")
+	}
+}
+
+// bsdtar (libarchive) checks the TOC digest and, on extraction, every
+// member's checksums; GNU cpio reads the Payload and Scripts.
+func TestRealToolsReadThePackage(t *testing.T) {
+	bsdtar := testenv.RequireTool(t, "bsdtar")
+	gnucpio := testenv.RequireTool(t, "cpio")
+	p := testPackage(t)
+	pkg := buildPkg(t, p)
+	out, err := exec.Command(bsdtar, "-tvf", pkg).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "ctrld.pkg/Payload") || !strings.Contains(string(out), "Distribution") {
+		t.Fatalf("bsdtar -tvf: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command(bsdtar, "-xf", pkg, "-C", dir).CombinedOutput(); err != nil {
+		t.Fatalf("bsdtar -xf: %v\n%s", err, out)
+	}
+	root := t.TempDir()
+	for _, member := range []string{"Payload", "Scripts"} {
+		listing := exec.Command("sh", "-c", "gzip -dc "+filepath.Join(dir, "ctrld.pkg", member)+" | "+gnucpio+" -t --quiet")
+		if out, err := listing.CombinedOutput(); err != nil || len(out) == 0 {
+			t.Fatalf("cpio -t %s: %v\n%s", member, err, out)
+		}
+		extract := exec.Command("sh", "-c", "gzip -dc "+filepath.Join(dir, "ctrld.pkg", member)+" | "+gnucpio+" -idm --quiet")
+		extract.Dir = root
+		if out, err := extract.CombinedOutput(); err != nil {
+			t.Fatalf("cpio -i %s: %v\n%s", member, err, out)
+		}
+	}
+	ctrld, _ := os.ReadFile(filepath.Join(root, "usr", "local", "bin", "ctrld"))
+	checkUniversal(t, ctrld, p.Ctrld)
+	wrapper, _ := os.ReadFile(filepath.Join(root, "usr", "local", "bin", "ctrld-install"))
+	checkUniversal(t, wrapper, p.Wrapper)
+	script, _ := os.ReadFile(filepath.Join(root, "postinstall"))
+	if !bytes.Equal(script, postinstall) {
+		t.Fatal("postinstall differs after extraction")
+	}
+}
+
+func TestThinBinaryStaysThin(t *testing.T) {
+	ctrld, wrapper := darwinSlices(t)
+	p := Package{Identifier: "com.controld.ctrld", Version: "1.0.0", Ctrld: ctrld[1:], Wrapper: wrapper[1:], CtrldName: "ctrld", MTime: epoch}
+	r := openPkg(t, buildPkg(t, p))
+	dist, _ := r.ReadFile("Distribution")
+	if !strings.Contains(string(dist), `hostArchitectures="arm64"`) {
+		t.Fatalf("arm64-only package: %s", dist)
+	}
+}
+
+func TestInstallKBytesRule(t *testing.T) {
+	// The munki launchd component: files of these sizes and HFS+ directory
+	// sizes 136, 170, 204 give installKBytes 9 (spec §5.5).
+	tree := []entry{{name: ".", mode: dirMode, size: 102}}
+	for _, s := range []int64{750, 1041, 990, 396, 709, 779, 773} {
+		tree = append(tree, entry{mode: execMode, size: s})
+	}
+	for _, s := range []int64{136, 170, 204} {
+		tree = append(tree, entry{mode: dirMode, size: s})
+	}
+	if got := installKBytes(tree); got != 9 {
+		t.Fatalf("installKBytes %d, want 9", got)
+	}
+}

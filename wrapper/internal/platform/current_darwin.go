@@ -1,4 +1,0 @@
-package platform
-
-// Current is the platform the wrapper runs on.
-func Current() OS { return Darwin{Run: execRunner} }
