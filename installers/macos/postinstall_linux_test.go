@@ -1,0 +1,270 @@
+package macos
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"howett.net/plist"
+
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/testdata/fakectrld/tokenhash"
+)
+
+// The postinstall shim, taken from a built package, runs under busybox sh
+// in a chroot laid out like a Mac: /usr/local/bin holds the wrapper (a
+// Linux build with the macOS behaviour, tag simulate_darwin) and the fake
+// ctrld; /bin/launchctl is a stand-in that logs its calls; managed
+// preferences are real plist files where a profile puts them.
+
+var simulated = struct {
+	once           sync.Once
+	wrapper, ctrld string
+}{}
+
+func simulatedBinaries(t *testing.T) (wrapper, ctrld string) {
+	t.Helper()
+	simulated.once.Do(func() {
+		dir, _ := os.MkdirTemp("", "mac-sim")
+		env := []string{"GOOS=linux", "CGO_ENABLED=0"}
+		simulated.ctrld = testenv.GoBuild(t, dir, "ctrld", "./testdata/fakectrld", env...)
+		cmd := exec.Command("go", "build", "-tags", "simulate_darwin", "-o", filepath.Join(dir, "ctrld-install"), "./wrapper")
+		cmd.Dir, cmd.Env = testenv.RepoRoot(), append(os.Environ(), env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		simulated.wrapper = filepath.Join(dir, "ctrld-install")
+	})
+	return simulated.wrapper, simulated.ctrld
+}
+
+// shippedPostinstall extracts the postinstall from a built package with the
+// project's own readers.
+func shippedPostinstall(t *testing.T) []byte {
+	t.Helper()
+	r := openPkg(t, buildPkg(t, testPackage(t)))
+	data, err := r.ReadFile("ctrld.pkg/Scripts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range readCpioGz(t, data) {
+		if e.h.Name == "./postinstall" {
+			return e.data
+		}
+	}
+	t.Fatal("no postinstall in Scripts")
+	return nil
+}
+
+const (
+	prefsPath  = "/Library/Managed Preferences/com.controld.ctrld.plist"
+	daemonPath = "/Library/LaunchDaemons/ctrld.plist"
+)
+
+type macRoot struct {
+	t    *testing.T
+	root string
+}
+
+func newMacRoot(t *testing.T, script []byte) *macRoot {
+	wrapper, ctrld := simulatedBinaries(t)
+	root := testenv.NewChroot(t, []string{"usr/local/bin", "Library/LaunchDaemons", "Library/Managed Preferences", "etc"}, "cat", "rm")
+	m := &macRoot{t, root}
+	m.copy(wrapper, "/usr/local/bin/ctrld-install", 0o755)
+	m.copy(ctrld, "/usr/local/bin/ctrld", 0o755)
+	m.write("/tmp/postinstall", script, 0o755)
+	// launchctl stand-in: logs its arguments; "load" creates nothing, the
+	// plist is already there on an upgrade.
+	m.write("/bin/launchctl", []byte("#!/bin/sh\necho \"$*\" >> /tmp/launchctl.log\nexit 0\n"), 0o755)
+	return m
+}
+
+func (m *macRoot) path(p string) string { return filepath.Join(m.root, p) }
+
+func (m *macRoot) write(p string, data []byte, mode os.FileMode) {
+	if err := os.WriteFile(m.path(p), data, mode); err != nil {
+		m.t.Fatal(err)
+	}
+}
+
+func (m *macRoot) copy(src, dst string, mode os.FileMode) {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	m.write(dst, data, mode)
+}
+
+func (m *macRoot) scenario(lines ...string) {
+	base := []string{"home=/etc/controld", "service-file=" + daemonPath, "record=/tmp/ctrld-calls"}
+	m.write("/usr/local/bin/fake-ctrld.scenario", []byte(strings.Join(append(base, lines...), "\n")+"\n"), 0o644)
+}
+
+func (m *macRoot) prefs(format int, values map[string]any) {
+	data, err := plist.Marshal(values, format)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	m.write(prefsPath, data, 0o644)
+}
+
+func (m *macRoot) read(p string) string {
+	data, _ := os.ReadFile(m.path(p))
+	return string(data)
+}
+
+// run runs the postinstall as Installer does and checks the contract: one
+// line, the exit code it names, and no canary anywhere.
+func (m *macRoot) run(wantExit int, env ...string) string {
+	m.t.Helper()
+	cmd := exec.Command("chroot", m.root, "/bin/sh", "/tmp/postinstall", "/tmp/ctrld.pkg", "/", "/", "/")
+	cmd.Env = append([]string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin"}, env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if exit, ok := err.(*exec.ExitError); ok {
+		code = exit.ExitCode()
+	} else if err != nil {
+		m.t.Fatal(err)
+	}
+	out := stdout.String()
+	if code != wantExit || strings.Count(out, "\n") != 1 || stderr.Len() != 0 {
+		m.t.Fatalf("postinstall: exit %d (want %d)\nstdout %q\nstderr %q", code, wantExit, out, stderr.String())
+	}
+	if strings.Contains(out, testenv.Canary) {
+		m.t.Fatal("canary token in the postinstall output")
+	}
+	m.noCanary()
+	return strings.TrimSuffix(out, "\n")
+}
+
+func (m *macRoot) noCanary() {
+	m.t.Helper()
+	prefs := m.path(prefsPath)
+	filepathWalk(m.root, func(p string, data []byte) {
+		if p != prefs && bytes.Contains(data, []byte(testenv.Canary)) {
+			m.t.Errorf("canary token in %s", strings.TrimPrefix(p, m.root))
+		}
+	})
+}
+
+func filepathWalk(root string, fn func(string, []byte)) {
+	filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err == nil && info.Mode().IsRegular() {
+			if data, err := os.ReadFile(p); err == nil {
+				fn(p, data)
+			}
+		}
+		return nil
+	})
+}
+
+func TestPostinstallFreshInstall(t *testing.T) {
+	testenv.RequireTool(t, "chroot")
+	script := shippedPostinstall(t)
+	for name, format := range map[string]int{"binary": plist.BinaryFormat, "xml": plist.XMLFormat} {
+		t.Run(name, func(t *testing.T) {
+			m := newMacRoot(t, script)
+			m.scenario("start.echo-token=1")
+			m.prefs(format, map[string]any{"ProvisionToken": testenv.Canary, "CustomHostname": "mac-07", "InterceptMode": "intercept-dns", "UseDevEnvironment": true})
+			if line := m.run(0); line != "provisioning complete (exit 0)" {
+				t.Fatalf("line %q", line)
+			}
+			want := "start --cd-org=sha256:" + tokenhash.Of(testenv.Canary) + " --custom-hostname=mac-07 --intercept-mode dns --dev\n"
+			if calls := m.read("/tmp/ctrld-calls"); !strings.HasPrefix(calls, want) || !strings.Contains(calls, "status\n") {
+				t.Fatalf("ctrld calls %q", calls)
+			}
+			if m.read("/etc/controld/ctrld-install-last-result") != "provisioning complete (exit 0)\n" {
+				t.Fatal("last result not recorded")
+			}
+		})
+	}
+}
+
+func TestPostinstallFailureCode(t *testing.T) {
+	testenv.RequireTool(t, "chroot")
+	m := newMacRoot(t, shippedPostinstall(t))
+	m.scenario("start.echo-token=1", "start.fail=listener,LISTENER_BIND_FAILED,41")
+	m.prefs(plist.BinaryFormat, map[string]any{"ProvisionToken": testenv.Canary})
+	if line := m.run(41); line != "provisioning failed: stage=listener code=LISTENER_BIND_FAILED (exit 41)" {
+		t.Fatalf("line %q", line)
+	}
+}
+
+func TestPostinstallUpgrade(t *testing.T) {
+	testenv.RequireTool(t, "chroot")
+	script := shippedPostinstall(t)
+	t.Run("no InterceptMode reloads through launchctl", func(t *testing.T) {
+		m := newMacRoot(t, script)
+		m.scenario()
+		m.write(daemonPath, []byte("<plist/>"), 0o644)
+		if line := m.run(0); line != "provisioning complete (exit 0)" {
+			t.Fatalf("line %q", line)
+		}
+		if got := m.read("/tmp/launchctl.log"); got != "unload "+daemonPath+"\nload -w "+daemonPath+"\n" {
+			t.Fatalf("launchctl calls %q", got)
+		}
+		if strings.Contains(m.read("/tmp/ctrld-calls"), "start") {
+			t.Fatal("upgrade ran ctrld start")
+		}
+	})
+	t.Run("InterceptMode restarts ctrld in that mode", func(t *testing.T) {
+		m := newMacRoot(t, script)
+		m.scenario()
+		m.write(daemonPath, []byte("<plist/>"), 0o644)
+		m.prefs(plist.XMLFormat, map[string]any{"InterceptMode": "standard", "ProvisionToken": testenv.Canary})
+		m.run(0)
+		if calls := m.read("/tmp/ctrld-calls"); !strings.HasPrefix(calls, "start --intercept-mode off\n") {
+			t.Fatalf("ctrld calls %q", calls)
+		}
+	})
+	t.Run("invalid InterceptMode only warns", func(t *testing.T) {
+		m := newMacRoot(t, script)
+		m.scenario()
+		m.write(daemonPath, []byte("<plist/>"), 0o644)
+		m.prefs(plist.BinaryFormat, map[string]any{"InterceptMode": "everything"})
+		if line := m.run(0); line != "provisioning complete (exit 0)" {
+			t.Fatalf("line %q", line)
+		}
+		if !strings.Contains(m.read("/tmp/launchctl.log"), "load -w") {
+			t.Fatal("service not reloaded")
+		}
+	})
+}
+
+func TestPostinstallMissingProfile(t *testing.T) {
+	testenv.RequireTool(t, "chroot")
+	m := newMacRoot(t, shippedPostinstall(t))
+	m.scenario()
+	start := time.Now()
+	if line := m.run(61, "CTRLD_INSTALL_PREFS_WAIT=1s"); line != "provisioning failed: stage=package code=PROFILE_PREFS_MISSING (exit 61)" {
+		t.Fatalf("line %q", line)
+	}
+	if time.Since(start) < time.Second {
+		t.Fatal("did not wait for the profile")
+	}
+	if m.read("/tmp/ctrld-calls") != "" {
+		t.Fatal("ctrld ran without a token")
+	}
+}
+
+func TestPostinstallProfileArrivesDuringWait(t *testing.T) {
+	testenv.RequireTool(t, "chroot")
+	m := newMacRoot(t, shippedPostinstall(t))
+	m.scenario()
+	go func() {
+		time.Sleep(time.Second)
+		data, _ := plist.Marshal(map[string]any{"ProvisionToken": testenv.Canary}, plist.BinaryFormat)
+		os.WriteFile(m.path(prefsPath)+".tmp", data, 0o644)
+		os.Rename(m.path(prefsPath)+".tmp", m.path(prefsPath))
+	}()
+	if line := m.run(0, "CTRLD_INSTALL_PREFS_WAIT=30s"); line != "provisioning complete (exit 0)" {
+		t.Fatalf("line %q", line)
+	}
+}
