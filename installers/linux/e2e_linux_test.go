@@ -22,8 +22,6 @@ import (
 // ctrld's scenario. dpkg and rpm chroot into it to run the maintainer
 // scripts, so the shims and the wrapper run as they would on a machine.
 
-var epoch = time.Unix(1_700_000_000, 0).UTC()
-
 // binaries builds static Linux binaries of the wrapper and the fake ctrld.
 func binaries(t *testing.T) (ctrld, wrapper string) {
 	t.Helper()
@@ -31,25 +29,6 @@ func binaries(t *testing.T) (ctrld, wrapper string) {
 	env := []string{"CGO_ENABLED=0", "GOOS=linux"}
 	return testenv.GoBuild(t, dir, "ctrld", "./testdata/fakectrld", env...),
 		testenv.GoBuild(t, dir, "ctrld-install", "./wrapper", env...)
-}
-
-func buildFile(t *testing.T, p Package, format string) string {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), p.Name+"-"+p.Version+"."+format)
-	f, err := os.Create(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if format == "tar.gz" {
-		err = p.BuildTarball(f)
-	} else {
-		err = p.Build(format, f)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // newRoot makes a minimal root with the tools the shims use.

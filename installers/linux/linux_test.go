@@ -7,9 +7,31 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
 )
+
+var epoch = time.Unix(1_700_000_000, 0).UTC()
+
+func buildFile(t *testing.T, p Package, format string) string {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), p.Name+"-"+p.Version+"."+format)
+	f, err := os.Create(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if format == "tar.gz" {
+		err = p.BuildTarball(f)
+	} else {
+		err = p.Build(format, f)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
 
 // fakeBinaries are small stand-ins: these tests read packages, they do not
 // run what is inside.
