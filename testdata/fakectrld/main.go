@@ -91,6 +91,10 @@ func main() {
 		if f := sc.get("service-file"); f != "" {
 			os.Remove(f)
 		}
+		uninstallService()
+		os.Exit(0)
+	case "run":
+		runService()
 		os.Exit(0)
 	}
 	fmt.Fprintf(os.Stderr, "Error: unknown command %q for \"ctrld\"\n", cmd)
@@ -192,6 +196,7 @@ func start(sc scenario, dir string, args []string) int {
 		if f := sc.get("service-file"); f != "" {
 			os.WriteFile(f, []byte("fake ctrld service\n"), 0o644)
 		}
+		installService()
 	}
 	return exit
 }
@@ -240,6 +245,9 @@ func failLikeV156(sc scenario, dir, spec string) int {
 func status(sc scenario, dir string) int {
 	seq := strings.Split(sc.get("status.exit"), ",")
 	if seq[0] == "" {
+		if code, known := serviceStatus(); known {
+			return code
+		}
 		return 0
 	}
 	counter := filepath.Join(home(sc, dir), ".fake-ctrld-status-calls")

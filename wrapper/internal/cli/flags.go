@@ -43,8 +43,10 @@ func describeFlagError(fs *flag.FlagSet, err error) string {
 	case strings.HasPrefix(msg, "flag needs an argument: "):
 		return "flag needs a value: " + knownFlag(fs, strings.TrimPrefix(msg, "flag needs an argument: "))
 	case strings.HasPrefix(msg, "invalid value "), strings.HasPrefix(msg, "invalid boolean value "):
-		if i := strings.LastIndex(msg, " for flag "); i >= 0 {
-			name, _, _ := strings.Cut(msg[i+len(" for flag "):], ":")
+		// "invalid value "x" for flag -timeout: ..." or, for booleans,
+		// "invalid boolean value "x" for -dev: ...".
+		if i := strings.LastIndex(msg, " for "); i >= 0 {
+			name, _, _ := strings.Cut(strings.TrimPrefix(msg[i+len(" for "):], "flag "), ":")
 			return "invalid value for flag " + knownFlag(fs, name)
 		}
 	}
@@ -97,4 +99,30 @@ func parseOrExplain(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (
 	}
 	printUsageError(stderr, fs.Name(), err)
 	return exitUsage, true
+}
+
+// optionalBool is a boolean flag that also takes an empty value as false,
+// so an installer can pass --dev=[PROPERTY] whether or not the property is
+// set.
+type optionalBool struct{ b *bool }
+
+func (f optionalBool) IsBoolFlag() bool { return true }
+
+func (f optionalBool) String() string {
+	if f.b != nil && *f.b {
+		return "true"
+	}
+	return "false"
+}
+
+func (f optionalBool) Set(s string) error {
+	switch strings.ToLower(s) {
+	case "", "0", "false", "no":
+		*f.b = false
+	case "1", "true", "yes":
+		*f.b = true
+	default:
+		return fmt.Errorf("not a boolean")
+	}
+	return nil
 }

@@ -17,7 +17,7 @@ import (
 
 // startFlags are start's command line. Empty means "use the OS default".
 type startFlags struct {
-	ctrld, home, prefs, serviceFile, settingsFile, tokenFile string
+	ctrld, home, prefs, serviceFile, settingsFile, tokenFile, token string
 	hostname, interceptMode                                  string
 	dev                                                      bool
 	timeout, gateTimeout, prefsWait                          time.Duration
@@ -32,10 +32,11 @@ func newStartFlagSet(f *startFlags) *flag.FlagSet {
 	fs.StringVar(&f.serviceFile, "service-file", "", "the service definition whose presence means upgrade (launchd plist, systemd unit or init script)")
 	fs.StringVar(&f.serviceFile, "plist", "", "macOS spelling of --service-file; also the success gate's launchd plist")
 	fs.StringVar(&f.settingsFile, "settings", "", "settings file, Key=Value lines (default on Linux: "+platform.SettingsPath+")")
-	fs.StringVar(&f.tokenFile, "token-file", "", "file holding the provisioning token (beats "+provision.TokenEnv+")")
+	fs.StringVar(&f.tokenFile, "token-file", "", "file holding the provisioning token (beats --token and "+provision.TokenEnv+")")
+	fs.StringVar(&f.token, "token", "", "the provisioning token itself, for installers that can pass it only on the command line (the MSI); empty means none")
 	fs.StringVar(&f.hostname, "custom-hostname", "", "CustomHostname setting (beats managed settings)")
 	fs.StringVar(&f.interceptMode, "intercept-mode", "", "InterceptMode setting: standard or intercept-dns (beats managed settings)")
-	fs.BoolVar(&f.dev, "dev", false, "UseDevEnvironment setting")
+	fs.Var(optionalBool{&f.dev}, "dev", "UseDevEnvironment setting (--dev, or --dev=true|false|1|0; empty is false)")
 	f.timeout, f.gateTimeout = 5*time.Minute, 30*time.Second
 	fs.Var(durationFlag{&f.timeout}, "timeout", "bound on ctrld start")
 	fs.Var(durationFlag{&f.gateTimeout}, "gate-timeout", "bound on the success gate")
@@ -142,7 +143,7 @@ func (f *startFlags) homeOrDefault(osys platform.OS) string {
 }
 
 // given collects the settings of the command line and environment. The
-// token file beats the environment variable.
+// token file beats --token, which beats the environment variable.
 func (f *startFlags) given(log provision.Warner) settings.Settings {
 	s := settings.Settings{}
 	if f.hostname != "" {
@@ -156,6 +157,9 @@ func (f *startFlags) given(log provision.Warner) settings.Settings {
 	}
 	if tok := os.Getenv(provision.TokenEnv); tok != "" {
 		s[settings.ProvisionToken] = tok
+	}
+	if f.token != "" {
+		s[settings.ProvisionToken] = f.token
 	}
 	if f.tokenFile != "" {
 		tok, err := readTokenFile(f.tokenFile)

@@ -10,8 +10,13 @@ import (
 // the text, with a note that the source is unknown.
 type eventLog struct{ l *eventlog.Log }
 
-// Event IDs: the exit code for results, so a filter on ID finds a code.
-const warnEventID = 100
+// Event IDs stay within 1-1000, the range EventCreate.exe (the message
+// file the MSI registers) describes: a failure's ID is its exit code, so a
+// filter on the ID finds a code.
+const (
+	successEventID = 100
+	warnEventID    = 200
+)
 
 // OpenSystemLog opens the Application event log. Windows Installer throws
 // away an EXE custom action's stdout, so this is where admins read the line.
@@ -25,10 +30,10 @@ func OpenSystemLog() SystemLog {
 
 func (e eventLog) Result(o codes.Outcome) {
 	if o.OK {
-		e.l.Info(1000, o.Line())
+		e.l.Info(successEventID, o.Line())
 		return
 	}
-	e.l.Error(uint32(1000+o.Exit()), o.Line())
+	e.l.Error(uint32(o.Exit()), o.Line())
 }
 
 func (e eventLog) Warn(msg string) { e.l.Warning(warnEventID, msg) }
