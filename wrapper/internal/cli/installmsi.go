@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/msiexec"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+)
+
+// runInstallMSI is the Intune Win32 / RMM mode: install the MSI with
+// msiexec and exit with the stage code its custom action recorded, so the
+// console shows 41 instead of 1603. It prints the recorded line when this
+// attempt left one.
+func runInstallMSI(args []string, stdout, stderr io.Writer) int {
+	var f startFlags
+	fs := flag.NewFlagSet("install-msi", flag.ContinueOnError)
+	fs.StringVar(&f.home, "home", "", "where the result is recorded (Windows: %ProgramData%\\ControlD)")
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprintln(stdout, "usage: ctrld-install "+msiexec.Describe())
+		return exitOK
+	case err != nil:
+		printUsageError(stderr, "install-msi", usageError{describeFlagError(fs, err)})
+		return exitUsage
+	case fs.NArg() < 1:
+		printUsageError(stderr, "install-msi", usageError{"the MSI file is missing"})
+		return exitUsage
+	}
+	props := fs.Args()[1:]
+	for _, p := range props {
+		if !msiexec.ValidProperty(p) {
+			// Not echoed: the value may be the token.
+			printUsageError(stderr, "install-msi", usageError{"arguments after the MSI must be PROPERTY=value with an upper-case name"})
+			return exitUsage
+		}
+	}
+	osys := platform.Current()
+	dir := osys.LastResultDir(f.homeOrDefault(osys))
+	os.MkdirAll(dir, 0o755)
+	in := msiexec.Install{MSI: fs.Arg(0), Properties: props, RecordDir: dir, Run: runMsiexec, Now: time.Now}
+	code, outcome, fresh := in.Do(context.Background())
+	if fresh {
+		fmt.Fprintln(stdout, outcome.Line())
+	}
+	return code
+}
+
+// runMsiexec runs msiexec with stdin closed and its own output discarded;
+// the verbose log holds the detail.
+func runMsiexec(ctx context.Context, args []string) (int, error) {
+	cmd := exec.CommandContext(ctx, "msiexec", args...)
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return exit.ExitCode(), nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	return 0, nil
+}

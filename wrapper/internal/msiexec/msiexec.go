@@ -1,0 +1,102 @@
+// Package msiexec is the wrapper's Intune Win32 / RMM mode: it runs
+// msiexec on the ctrld MSI itself and turns the result into the stage code
+// the MSI's custom action recorded, so the code reaches the Intune console
+// (a plain MSI can only ever report 1603).
+package msiexec
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+)
+
+// Windows Installer exit codes passed through unchanged.
+const (
+	Success         = 0
+	Failure         = 1603
+	AlreadyRunning  = 1618
+	RebootStarted   = 1641
+	RebootRequired  = 3010
+	LogFileName     = "ctrld-install-msiexec.log"
+	maxPropertyName = 72
+)
+
+var passThrough = map[int]bool{Success: true, AlreadyRunning: true, RebootStarted: true, RebootRequired: true}
+
+// Runner runs msiexec and returns its exit code; err only when it could
+// not run at all.
+type Runner func(ctx context.Context, args []string) (int, error)
+
+// Install describes one run.
+type Install struct {
+	MSI        string
+	Properties []string // PROPERTY=value
+	// RecordDir holds the last-result file the custom action writes; the
+	// private verbose log goes there too.
+	RecordDir string
+	Run       Runner
+	Now       func() time.Time
+}
+
+var propertyName = regexp.MustCompile(`^[A-Z_][A-Z0-9_.]*=`)
+
+// ValidProperty accepts PROPERTY=value with a public (upper-case) name.
+func ValidProperty(p string) bool {
+	return propertyName.MatchString(p) && len(p) > 0 && indexEq(p) <= maxPropertyName
+}
+
+func indexEq(s string) int {
+	for i := range s {
+		if s[i] == '=' {
+			return i
+		}
+	}
+	return len(s)
+}
+
+// Do runs msiexec and returns the exit code for the caller and the
+// recorded outcome of this attempt, if the custom action wrote one.
+func (in Install) Do(ctx context.Context) (int, codes.Outcome, bool) {
+	began := in.Now().Truncate(time.Second)
+	args := append([]string{"/i", in.MSI, "/qn", "/norestart", "/l*v", filepath.Join(in.RecordDir, LogFileName)}, in.Properties...)
+	code, err := in.Run(ctx, args)
+	if err != nil {
+		return Failure, codes.Outcome{}, false
+	}
+	outcome, fresh := in.record(began)
+	return exitCode(code, outcome, fresh), outcome, fresh
+}
+
+// exitCode passes Windows Installer's success, reboot and busy codes
+// through; any other failure becomes the recorded stage code when this
+// attempt recorded one, else 1603.
+func exitCode(msiexec int, o codes.Outcome, fresh bool) int {
+	if passThrough[msiexec] {
+		return msiexec
+	}
+	if fresh && !o.OK {
+		return o.Exit()
+	}
+	return Failure
+}
+
+// record reads the last-result file if this attempt wrote it.
+func (in Install) record(began time.Time) (codes.Outcome, bool) {
+	info, err := os.Stat(filepath.Join(in.RecordDir, report.LastFileName))
+	if err != nil || info.ModTime().Before(began) {
+		return codes.Outcome{}, false
+	}
+	return report.ReadLast(in.RecordDir)
+}
+
+// Describe names the mode for usage messages.
+func Describe() string {
+	return fmt.Sprintf("install-msi FILE.msi [PROPERTY=value...]: run msiexec, exit with the stage code (21-69) or %d, %d, %d, %d, %d",
+		Success, RebootRequired, RebootStarted, AlreadyRunning, Failure)
+}
