@@ -13,7 +13,7 @@ import (
 // version is a major upgrade), the PackageCode with any byte of content,
 // and component GUIDs never (the components keep their identity).
 type codes struct {
-	ProductCode, PackageCode, Ctrld, Wrapper, Data string
+	ProductCode, PackageCode, Ctrld, Wrapper string
 }
 
 func (p Package) codes(wrapper string) (codes, error) {
@@ -29,7 +29,6 @@ func (p Package) codes(wrapper string) (codes, error) {
 		PackageCode: guid("package", fmt.Sprintf("%x", content.Sum(nil))),
 		Ctrld:       guid("component", "ctrld", p.Arch),
 		Wrapper:     guid("component", "ctrld-install", p.Arch),
-		Data:        guid("component", "programdata", p.Arch),
 	}, nil
 }
 

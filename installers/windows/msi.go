@@ -125,7 +125,7 @@ func (p Package) renderWXS(path string, ids codes) error {
 	var b bytes.Buffer
 	err := wxsTemplate.Execute(&b, wxsVars{
 		ProductCode: ids.ProductCode, UpgradeCode: UpgradeCode, Version: p.Version,
-		CtrldGUID: ids.Ctrld, WrapperGUID: ids.Wrapper, DataGUID: ids.Data,
+		CtrldGUID: ids.Ctrld, WrapperGUID: ids.Wrapper,
 		Ctrld: "src-ctrld.exe", CtrldName: filepath.Base(p.Ctrld), Wrapper: "src-ctrld-install.exe",
 	})
 	if err != nil {

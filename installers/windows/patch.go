@@ -47,15 +47,12 @@ func (p Package) patch(msi, packageCode string) error {
 // removeOnUninstall is RemoveFile.InstallMode 2.
 const removeOnUninstall = 2
 
-// leftovers are the files created after install, removed on uninstall. An
-// empty name removes the folder itself once empty.
+// leftovers are the files ctrld and the wrapper create in the install
+// folder, removed on uninstall.
 var leftovers = []struct{ key, component, name, dir string }{
 	{"RemoveLock", "Ctrld", ".ctrld-install.lock", "INSTALLDIR"},
 	{"RemoveResult", "Ctrld", "provision_result.json", "INSTALLDIR"},
 	{"RemoveConfig", "Ctrld", "ctrld.toml", "INSTALLDIR"},
-	{"RemoveLastResult", "Data", "ctrld-install-last-result", "DATADIR"},
-	{"RemoveMsiexecLog", "Data", "ctrld-install-msiexec.log", "DATADIR"},
-	{"RemoveDataDir", "Data", "", "DATADIR"},
 }
 
 // filetime converts to Windows FILETIME (100 ns since 1601).

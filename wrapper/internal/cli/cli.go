@@ -24,6 +24,7 @@ commands:
   configured  exit 0 when start has work to do (a token from any source, or an
            installed service to upgrade), 1 when not; prints nothing
   last     print the last recorded result line
+  uninstall  package removal: ctrld uninstall, then delete the wrapper's records
   install-msi FILE.msi [PROPERTY=value...]
            Windows (Intune Win32 apps, RMM): run msiexec on the MSI and exit with
            the stage code (21-69), or msiexec's 0, 3010, 1641, 1618; else 1603
@@ -48,6 +49,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return runConfigured(args[1:], stdout, stderr)
 	case "last":
 		return runLast(args[1:], stdout, stderr)
+	case "uninstall":
+		return runUninstall(args[1:], stdout, stderr)
 	case "install-msi":
 		return runInstallMSI(args[1:], stdout, stderr)
 	case "codes":

@@ -46,7 +46,7 @@ func runInstallMSI(args []string, stdout, stderr io.Writer) int {
 	osys := platform.Current()
 	dir := osys.LastResultDir(f.homeOrDefault(osys))
 	os.MkdirAll(dir, 0o755)
-	in := msiexec.Install{MSI: fs.Arg(0), Properties: props, RecordDir: dir, Run: runMsiexec, Now: time.Now}
+	in := msiexec.Install{MSI: fs.Arg(0), Properties: props, RecordDir: dir, LogDir: os.TempDir(), Run: runMsiexec, Now: time.Now}
 	code, outcome, fresh := in.Do(context.Background())
 	if fresh {
 		fmt.Fprintln(stdout, outcome.Line())

@@ -18,10 +18,10 @@ import (
 // startFlags are start's command line. Empty means "use the OS default".
 type startFlags struct {
 	ctrld, home, prefs, serviceFile, settingsFile, tokenFile, token string
-	hostname, interceptMode                                  string
-	dev                                                      bool
-	timeout, gateTimeout, prefsWait                          time.Duration
-	prefsWaitSet                                             bool
+	hostname, interceptMode                                         string
+	dev                                                             bool
+	timeout, gateTimeout, prefsWait                                 time.Duration
+	prefsWaitSet                                                    bool
 }
 
 func newStartFlagSet(f *startFlags) *flag.FlagSet {

@@ -37,11 +37,13 @@ type Runner func(ctx context.Context, args []string) (int, error)
 type Install struct {
 	MSI        string
 	Properties []string // PROPERTY=value
-	// RecordDir holds the last-result file the custom action writes; the
-	// private verbose log goes there too.
+	// RecordDir holds the last-result file the custom action writes.
 	RecordDir string
-	Run       Runner
-	Now       func() time.Time
+	// LogDir receives msiexec's verbose log: the running account's temp
+	// folder, private to it.
+	LogDir string
+	Run    Runner
+	Now    func() time.Time
 }
 
 var propertyName = regexp.MustCompile(`^[A-Z_][A-Z0-9_.]*=`)
@@ -64,7 +66,7 @@ func indexEq(s string) int {
 // recorded outcome of this attempt, if the custom action wrote one.
 func (in Install) Do(ctx context.Context) (int, codes.Outcome, bool) {
 	began := in.Now().Truncate(time.Second)
-	args := append([]string{"/i", in.MSI, "/qn", "/norestart", "/l*v", filepath.Join(in.RecordDir, LogFileName)}, in.Properties...)
+	args := append([]string{"/i", in.MSI, "/qn", "/norestart", "/l*v", filepath.Join(in.LogDir, LogFileName)}, in.Properties...)
 	code, err := in.Run(ctx, args)
 	if err != nil {
 		return Failure, codes.Outcome{}, false

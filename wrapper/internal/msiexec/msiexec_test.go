@@ -53,7 +53,7 @@ func TestExitCodes(t *testing.T) {
 				os.Chtimes(filepath.Join(dir, report.LastFileName), old, old)
 			}
 			var seen []string
-			in := Install{MSI: `C:\x\ctrld.msi`, Properties: []string{"PROVISION_TOKEN=t"}, RecordDir: dir,
+			in := Install{MSI: `C:\x\ctrld.msi`, Properties: []string{"PROVISION_TOKEN=t"}, RecordDir: dir, LogDir: t.TempDir(),
 				Run: fakeMsiexec(dir, tc.msiexec, tc.write, &seen), Now: time.Now}
 			got, _, _ := in.Do(context.Background())
 			if got != tc.want {
