@@ -122,8 +122,6 @@ var winBuild = struct {
 	err                 error
 }{}
 
-var epoch = time.Unix(1_700_000_000, 0).UTC()
-
 // builtMSI builds Windows binaries of the fake ctrld and the wrapper, and
 // the MSI around them, once for all Wine tests.
 func builtMSI(t *testing.T) (msi, wrapper string) {
