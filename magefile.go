@@ -23,6 +23,7 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/installers/linux"
 	"github.com/ctrld-install/ctrld-install/installers/macos"
+	"github.com/ctrld-install/ctrld-install/installers/windows"
 )
 
 // platforms the wrapper ships for.
@@ -108,7 +109,7 @@ func Dist() error {
 	if isDemo() {
 		fmt.Println("DEMO BUILD: no CTRLD_DIR given, packaging the demo ctrld from testdata/fakectrld")
 	}
-	mg.Deps(Pkg, Deb, Rpm, Tarball)
+	mg.Deps(Pkg, Msi, Deb, Rpm, Tarball)
 	if err := writeChecksums(distDir); err != nil {
 		return err
 	}
@@ -187,6 +188,57 @@ func signPkg(path string) error {
 		return err
 	}
 	return os.Rename(signed, path)
+}
+
+// Msi builds the Windows x64 MSI with wixl into dist/ (wixl cannot build arm64); signed with osslsigncode when CTRLD_MSI_SIGN_CERT and CTRLD_MSI_SIGN_KEY are set.
+func Msi() error {
+	mg.Deps(Binaries)
+	version, err := releaseVersion()
+	if err != nil {
+		return err
+	}
+	mtime, err := sourceDateEpoch()
+	if err != nil {
+		return err
+	}
+	p := windows.Package{
+		Version: msiVersion(version), Arch: "x64", MTime: mtime,
+		Ctrld: ctrldPath("windows", "amd64"), Wrapper: wrapperPath("windows", "amd64"),
+		Cert: os.Getenv("CTRLD_MSI_SIGN_CERT"), Key: os.Getenv("CTRLD_MSI_SIGN_KEY"),
+	}
+	name := demoName(p.FileName())
+	err = writeArtifact(name, func(w io.Writer) error {
+		tmp := filepath.Join(distDir, "."+name+".tmp")
+		defer os.Remove(tmp)
+		if err := p.Build(tmp); err != nil {
+			return err
+		}
+		f, err := os.Open(tmp)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = io.Copy(w, f)
+		return err
+	})
+	if err == nil {
+		fmt.Println("msi: arm64 not built: wixl 0.101 builds x64 packages only")
+	}
+	return err
+}
+
+// msiVersion keeps the numeric x.y.z that Windows Installer compares.
+func msiVersion(v string) string {
+	core := strings.FieldsFunc(v, func(r rune) bool { return r == '+' || r == '-' || r == '~' })[0]
+	return core
+}
+
+// WineStub rebuilds installers/windows/winestub/bcryptprimitives.dll (tests under Wine only) with mingw-w64.
+func WineStub() error {
+	dir := filepath.Join("installers", "windows", "winestub")
+	return sh.RunV("x86_64-w64-mingw32-gcc", "-shared", "-O2", "-s", "-Wl,--no-insert-timestamp",
+		"-o", filepath.Join(dir, "bcryptprimitives.dll"),
+		filepath.Join(dir, "bcryptprimitives.c"), filepath.Join(dir, "bcryptprimitives.def"), "-ladvapi32")
 }
 
 // Deb builds the Debian packages (amd64, arm64) into dist/.

@@ -57,3 +57,41 @@ func docRows(doc string) [][]string {
 	}
 	return rows
 }
+
+// TestIntuneReturnCodesMatchTable holds the return-code table in
+// docs/intune.md to the code table: every failure code, in order, and the
+// Windows Installer defaults.
+func TestIntuneReturnCodesMatchTable(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "intune.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(data), "### Return codes to enter")
+	section, _, _ = strings.Cut(section, "\n## ")
+	var failed []string
+	defaults := map[string]string{}
+	for _, line := range strings.Split(section, "\n") {
+		cells := strings.Split(strings.Trim(line, "| "), "|")
+		if len(cells) != 3 {
+			continue
+		}
+		code, kind, meaning := strings.TrimSpace(cells[0]), strings.TrimSpace(cells[1]), strings.TrimSpace(cells[2])
+		if kind == "Failed" && code != "1603" {
+			failed = append(failed, code+" "+meaning)
+		} else {
+			defaults[code] = kind
+		}
+	}
+	var want []string
+	for _, c := range Table {
+		want = append(want, strconv.Itoa(c.Exit)+" "+c.Stage+": "+c.Name)
+	}
+	if strings.Join(failed, "\n") != strings.Join(want, "\n") {
+		t.Errorf("intune.md failure codes differ from the table:\n%s\nwant:\n%s", strings.Join(failed, "\n"), strings.Join(want, "\n"))
+	}
+	for code, kind := range map[string]string{"0": "Success", "1707": "Success", "3010": "Soft reboot", "1641": "Hard reboot", "1618": "Retry"} {
+		if defaults[code] != kind {
+			t.Errorf("default %s should be %s, is %q", code, kind, defaults[code])
+		}
+	}
+}
