@@ -82,7 +82,7 @@ func UnitAndScenarios() error {
 // `go test -fuzz` by hand.
 var fuzzTargets = []struct{ Pkg, Name string }{
 	{"./wrapper/internal/scan", "FuzzScanner"},
-	{"./wrapper/internal/settings", "FuzzParsePlist"},
+	{"./wrapper/settings", "FuzzParsePlist"},
 	{"./installers/macos/xar", "FuzzReader"},
 	{"./installers/macos/cpio", "FuzzReader"},
 	{"./installers/macos/bom", "FuzzRead"},
@@ -109,7 +109,7 @@ func Dist() error {
 	if isDemo() {
 		fmt.Println("DEMO BUILD: no CTRLD_DIR given, packaging the demo ctrld from testdata/fakectrld")
 	}
-	mg.Deps(Pkg, Msi, Deb, Rpm, Tarball)
+	mg.Deps(Pkg, Msi, Deb, Rpm, Tarball, IntuneCodes)
 	if err := writeChecksums(distDir); err != nil {
 		return err
 	}
@@ -231,6 +231,14 @@ func Msi() error {
 func msiVersion(v string) string {
 	core := strings.FieldsFunc(v, func(r rune) bool { return r == '+' || r == '-' || r == '~' })[0]
 	return core
+}
+
+// IntuneCodes writes dist/intune-return-codes.json (Graph win32LobAppReturnCode entries) from the code table.
+func IntuneCodes() error {
+	if err := os.MkdirAll(distDir, 0o755); err != nil {
+		return err
+	}
+	return writeArtifact("intune-return-codes.json", windows.WriteReturnCodes)
 }
 
 // WineStub rebuilds installers/windows/winestub/bcryptprimitives.dll (tests under Wine only) with mingw-w64.

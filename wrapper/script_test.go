@@ -24,7 +24,7 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
 	"github.com/ctrld-install/ctrld-install/testdata/fakectrld/tokenhash"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
 // binDir holds the real ctrld-install and the fake ctrld, built once.

@@ -117,3 +117,20 @@ func TestCtrldKeepsItsReleaseName(t *testing.T) {
 		t.Fatalf("ctrld-client renamed or not used by the shims:\n%s\n%s", contents, control)
 	}
 }
+
+// The shims, rendered as they ship, pass shellcheck as POSIX sh.
+func TestRenderedScriptsPassShellcheck(t *testing.T) {
+	p := Package{Name: "ctrld", Version: "1.0.0", Arch: "amd64", Ctrld: "/x/ctrld", Wrapper: "/x/ctrld-install", MTime: epoch}
+	for _, name := range []string{"postinstall.sh", "preremove.sh", "postremove.sh"} {
+		body, err := renderScript(name, p.vars(BinDir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		testenv.ShellCheck(t, name, body)
+	}
+	body, err := renderScript("install.sh", p.vars("$prefix/bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testenv.ShellCheck(t, "install.sh", body)
+}

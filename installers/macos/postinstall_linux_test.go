@@ -118,6 +118,20 @@ func (m *macRoot) read(p string) string {
 	return string(data)
 }
 
+// runRaw runs the script at /tmp/postinstall and returns its stdout,
+// failing on any stderr.
+func (m *macRoot) runRaw(env ...string) string {
+	m.t.Helper()
+	cmd := exec.Command("chroot", m.root, "/bin/sh", "/tmp/postinstall")
+	cmd.Env = append([]string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin"}, env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() != 0 {
+		m.t.Fatalf("%v, stderr %q", err, stderr.String())
+	}
+	return stdout.String()
+}
+
 // run runs the postinstall as Installer does and checks the contract: one
 // line, the exit code it names, and no canary anywhere.
 func (m *macRoot) run(wantExit int, env ...string) string {

@@ -121,7 +121,7 @@ func (p Package) Build(out string) error {
 	return copyFile(built, out)
 }
 
-func (p Package) renderWXS(path string, ids codes) error {
+func (p Package) renderWXS(path string, ids msiCodes) error {
 	var b bytes.Buffer
 	err := wxsTemplate.Execute(&b, wxsVars{
 		ProductCode: ids.ProductCode, UpgradeCode: UpgradeCode, Version: p.Version,

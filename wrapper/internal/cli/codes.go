@@ -7,7 +7,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
 func runCodes(args []string, stdout, stderr io.Writer) int {

@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/settings"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // startFlags are start's command line. Empty means "use the OS default".

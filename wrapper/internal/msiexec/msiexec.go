@@ -12,7 +12,7 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
 

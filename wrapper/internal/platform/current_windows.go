@@ -3,7 +3,7 @@ package platform
 import (
 	"os"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/settings"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // Current is the platform the wrapper runs on.

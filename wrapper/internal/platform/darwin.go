@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/settings"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // Darwin is macOS: launchd services, managed preferences from a profile.

@@ -10,7 +10,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/settings"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // Defaults are the OS's default paths and bounds. Every one can be

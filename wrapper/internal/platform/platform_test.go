@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/settings"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 type call struct {

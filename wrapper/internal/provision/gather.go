@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/settings"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // gather merges the sources, highest first: flags and env, the managed

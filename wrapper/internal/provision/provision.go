@@ -12,11 +12,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/secret"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/settings"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // Causes for ending a run early, given to context.WithCancelCause.

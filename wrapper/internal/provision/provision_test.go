@@ -13,7 +13,7 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/settings"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 type warnings []string

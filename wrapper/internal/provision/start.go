@@ -6,7 +6,7 @@ import (
 	"io"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/proc"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/result"

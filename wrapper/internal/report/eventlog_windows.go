@@ -3,7 +3,7 @@ package report
 import (
 	"golang.org/x/sys/windows/svc/eventlog"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
 // The MSI registers the event source; without it Event Viewer still shows

@@ -1,6 +1,6 @@
 package report
 
-import "github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+import "github.com/ctrld-install/ctrld-install/wrapper/codes"
 
 // SystemLog is the OS's log: syslog or the journal on Linux and macOS, the
 // Application event log on Windows. Messages must already be free of the

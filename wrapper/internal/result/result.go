@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 

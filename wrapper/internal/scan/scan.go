@@ -6,7 +6,7 @@ import (
 	"bytes"
 	"sync"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
 const (

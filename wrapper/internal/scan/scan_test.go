@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
 const canary = testenv.Canary

@@ -12,7 +12,7 @@ import (
 // the code table: the same rows, in the same order, each with a scenario
 // and a next action.
 func TestSupportDocMatchesTable(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "provisioning-failure-codes.md"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "provisioning-failure-codes.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func docRows(doc string) [][]string {
 // docs/intune.md to the code table: every failure code, in order, and the
 // Windows Installer defaults.
 func TestIntuneReturnCodesMatchTable(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "intune.md"))
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "intune.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

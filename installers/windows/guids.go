@@ -8,23 +8,23 @@ import (
 	"os"
 )
 
-// codes are the MSI's GUIDs. They derive from the inputs, so the same
+// msiCodes are the MSI's GUIDs. They derive from the inputs, so the same
 // inputs give the same MSI: the ProductCode changes with the version (each
 // version is a major upgrade), the PackageCode with any byte of content,
 // and component GUIDs never (the components keep their identity).
-type codes struct {
+type msiCodes struct {
 	ProductCode, PackageCode, Ctrld, Wrapper string
 }
 
-func (p Package) codes(wrapper string) (codes, error) {
+func (p Package) codes(wrapper string) (msiCodes, error) {
 	content := sha256.New()
 	for _, f := range []string{p.Ctrld, wrapper} {
 		if err := hashFile(content, f); err != nil {
-			return codes{}, err
+			return msiCodes{}, err
 		}
 	}
 	fmt.Fprintf(content, "%s|%s|%d", p.Version, p.Arch, p.MTime.Unix())
-	return codes{
+	return msiCodes{
 		ProductCode: guid("product", p.Version, p.Arch),
 		PackageCode: guid("package", fmt.Sprintf("%x", content.Sum(nil))),
 		Ctrld:       guid("component", "ctrld", p.Arch),

@@ -1,0 +1,60 @@
+package macos
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"howett.net/plist"
+
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings"
+)
+
+// macOS turns a profile's custom-settings payload into the managed
+// preferences file for its PayloadType; the wrapper must read that file.
+func TestMobileconfigFeedsTheWrapper(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "installers", "macos", "mdm", "ctrld.mobileconfig"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var profile struct {
+		PayloadType    string
+		PayloadContent []map[string]any
+	}
+	if _, err := plist.Unmarshal(data, &profile); err != nil {
+		t.Fatalf("not a plist: %v", err)
+	}
+	if profile.PayloadType != "Configuration" || len(profile.PayloadContent) != 1 {
+		t.Fatalf("profile %q with %d payloads", profile.PayloadType, len(profile.PayloadContent))
+	}
+	payload := profile.PayloadContent[0]
+	if payload["PayloadType"] != "com.controld.ctrld" {
+		t.Fatalf("payload domain %v", payload["PayloadType"])
+	}
+	for _, format := range []int{plist.XMLFormat, plist.BinaryFormat} {
+		managed, err := plist.Marshal(payload, format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := settings.ParsePlist(managed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := settings.Settings{
+			settings.ProvisionToken: "REPLACE_WITH_PROVISIONING_TOKEN", settings.CustomHostname: "mac-example-01",
+			settings.InterceptMode: "standard", settings.UseDevEnvironment: "false",
+		}
+		for k, v := range want {
+			if s[k] != v {
+				t.Errorf("%s = %q, want %q", k, s[k], v)
+			}
+		}
+		if h, _ := s.Get(settings.CustomHostname); !settings.HostnameValid(h) {
+			t.Error("the example hostname is invalid")
+		}
+		if _, ok := settings.InterceptArg(s[settings.InterceptMode]); !ok {
+			t.Error("the example InterceptMode is invalid")
+		}
+	}
+}

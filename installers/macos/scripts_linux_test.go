@@ -1,0 +1,51 @@
+package macos
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+)
+
+func TestScriptsPassShellcheck(t *testing.T) {
+	testenv.ShellCheck(t, "postinstall", postinstall)
+	ea, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "installers", "macos", "mdm", "jamf-extension-attribute.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testenv.ShellCheck(t, "jamf-extension-attribute.sh", ea)
+}
+
+// The Jamf extension attribute runs under busybox sh in a chroot with the
+// real wrapper at its installed path: it prints the recorded line inside
+// <result>, nothing when there is none, and nothing from a tampered record.
+func TestJamfExtensionAttribute(t *testing.T) {
+	testenv.RequireTool(t, "chroot")
+	ea, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "installers", "macos", "mdm", "jamf-extension-attribute.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMacRoot(t, ea) // the EA stands where the postinstall would
+	run := func() string {
+		t.Helper()
+		out := m.runRaw()
+		return out
+	}
+	if out := run(); out != "" {
+		t.Fatalf("no record: printed %q", out)
+	}
+	os.MkdirAll(m.path("/etc/controld"), 0o755)
+	for _, o := range []codes.Outcome{codes.Success, codes.Failure(codes.MustLookup("LISTENER_BIND_FAILED"))} {
+		m.write("/etc/controld/ctrld-install-last-result", []byte(o.Line()+"\n"), 0o644)
+		if out := run(); out != "<result>"+o.Line()+"</result>\n" {
+			t.Fatalf("printed %q", out)
+		}
+	}
+	m.write("/etc/controld/ctrld-install-last-result", []byte("provisioning complete (exit 0) "+testenv.Canary+"\n"), 0o644)
+	if out := run(); out != "" || strings.Contains(out, testenv.Canary) {
+		t.Fatalf("tampered record printed %q", out)
+	}
+}

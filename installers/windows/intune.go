@@ -1,0 +1,45 @@
+package windows
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+)
+
+// ReturnCode is one entry of an Intune Win32 app's return codes, in the
+// Microsoft Graph win32LobAppReturnCode shape.
+type ReturnCode struct {
+	ODataType  string `json:"@odata.type"`
+	ReturnCode int    `json:"returnCode"`
+	Type       string `json:"type"` // success, softReboot, hardReboot, retry, failed
+}
+
+const returnCodeType = "#microsoft.graph.win32LobAppReturnCode"
+
+// intuneDefaults are the codes Intune fills in for a new Win32 app; they
+// stay.
+var intuneDefaults = []ReturnCode{
+	{returnCodeType, 0, "success"},
+	{returnCodeType, 1707, "success"},
+	{returnCodeType, 3010, "softReboot"},
+	{returnCodeType, 1641, "hardReboot"},
+	{returnCodeType, 1618, "retry"},
+}
+
+// ReturnCodes lists Intune's defaults, then every failure code of the code
+// table as failed, then 1603 (a failure before provisioning recorded one).
+func ReturnCodes() []ReturnCode {
+	out := append([]ReturnCode(nil), intuneDefaults...)
+	for _, c := range codes.Table {
+		out = append(out, ReturnCode{returnCodeType, c.Exit, "failed"})
+	}
+	return append(out, ReturnCode{returnCodeType, 1603, "failed"})
+}
+
+// WriteReturnCodes writes them as indented JSON.
+func WriteReturnCodes(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(ReturnCodes())
+}
