@@ -1,19 +1,16 @@
 //go:build mage
 
 // Build, test and release targets for ctrld-install. Run `go run mage.go -l`
-// to list them.
+// to list them. The release logic lives in internal/release; these targets
+// read the environment and call it.
 package main
 
 import (
-	"crypto/sha256"
+	"bufio"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -21,46 +18,146 @@ import (
 	"github.com/magefile/mage/mg"
 	"github.com/magefile/mage/sh"
 
-	"github.com/ctrld-install/ctrld-install/installers/linux"
-	"github.com/ctrld-install/ctrld-install/installers/macos"
-	"github.com/ctrld-install/ctrld-install/installers/windows"
+	"github.com/ctrld-install/ctrld-install/internal/release"
 )
 
-// platforms the wrapper ships for.
-var platforms = []struct{ OS, Arch string }{
-	{"darwin", "amd64"}, {"darwin", "arm64"},
-	{"linux", "amd64"}, {"linux", "arm64"},
-	{"windows", "amd64"}, {"windows", "arm64"},
-}
+const (
+	distDir = "dist"
+	workDir = "build"
+)
 
-const distDir = "dist"
+// Build cross-compiles ctrld-install (and stages ctrld) for macOS, Windows and Linux, amd64 and arm64, into build/bin.
+func Build() error { return dist("none") }
 
-// Build cross-compiles ctrld-install for macOS, Windows and Linux (amd64, arm64) into dist/.
-func Build() error {
-	version, err := releaseVersion()
+// Dist builds every installer for every platform into dist/, with SHA256SUMS and manifest.json (demo ctrld unless CTRLD_DIR or CTRLD_RELEASE_DIR is set).
+func Dist() error { return dist() }
+
+// Pkg builds the macOS product archive with universal binaries into dist/ (productsign on macOS with CTRLD_PKG_SIGN_IDENTITY).
+func Pkg() error { return dist("pkg") }
+
+// Msi builds the Windows x64 MSI with wixl into dist/ (wixl cannot build arm64; signed when CTRLD_MSI_SIGN_CERT and CTRLD_MSI_SIGN_KEY are set).
+func Msi() error { return dist("msi") }
+
+// Deb builds the Debian packages (amd64, arm64) into dist/ (GPG-signed when CTRLD_PACKAGE_SIGNING_KEY is set).
+func Deb() error { return dist("deb") }
+
+// Rpm builds the RPM packages (amd64, arm64) into dist/ (GPG-signed when CTRLD_PACKAGE_SIGNING_KEY is set).
+func Rpm() error { return dist("rpm") }
+
+// Tarball builds the tar.gz archives with install.sh (amd64, arm64) into dist/.
+func Tarball() error { return dist("tar.gz") }
+
+// IntuneCodes writes dist/intune-return-codes.json (Graph win32LobAppReturnCode entries) from the code table.
+func IntuneCodes() error { return dist("intune-return-codes") }
+
+// Reproducible builds the release twice from the same inputs and fails unless both dist trees are byte-identical.
+func Reproducible() error {
+	cfg, err := config()
 	if err != nil {
 		return err
 	}
-	for _, p := range platforms {
-		out := wrapperPath(p.OS, p.Arch)
-		env := map[string]string{"GOOS": p.OS, "GOARCH": p.Arch, "CGO_ENABLED": "0"}
-		ldflags := "-s -w -buildid= -X github.com/ctrld-install/ctrld-install/wrapper/internal/cli.Version=" + version
-		if err := sh.RunWith(env, "go", "build", "-trimpath", "-ldflags", ldflags, "-o", out, "./wrapper"); err != nil {
-			return err
-		}
-		fmt.Println("built", out)
+	if err := release.CheckReproducible(cfg); err != nil {
+		return err
 	}
+	fmt.Println("reproducible: two builds are byte-identical")
 	return nil
 }
 
-// wrapperPath is where Build puts one platform's ctrld-install.
-func wrapperPath(goos, goarch string) string {
-	return filepath.Join(distDir, "bin", goos+"-"+goarch, exeName("ctrld-install", goos))
+func dist(kinds ...string) error {
+	cfg, err := config()
+	if err != nil {
+		return err
+	}
+	cfg.Kinds = kinds
+	_, err = release.Dist(cfg)
+	return err
 }
 
-// Test runs every test tier: vet and cross-builds for all three OSes, unit tests, CLI scenarios, short fuzzing and end-to-end installs.
+// config reads the release inputs from the environment.
+func config() (release.Config, error) {
+	repo, _ := os.Getwd()
+	cfg := release.Config{
+		Out: distDir, Work: workDir, Repo: repo, Progress: os.Stdout,
+		CtrldDir: os.Getenv("CTRLD_DIR"), ArchiveDir: os.Getenv("CTRLD_RELEASE_DIR"),
+		Version: os.Getenv("VERSION"),
+		Signing: release.Signing{
+			PkgIdentity: os.Getenv("CTRLD_PKG_SIGN_IDENTITY"),
+			MsiCert:     os.Getenv("CTRLD_MSI_SIGN_CERT"), MsiKey: os.Getenv("CTRLD_MSI_SIGN_KEY"),
+			PackageGPGKey: os.Getenv("CTRLD_PACKAGE_SIGNING_KEY"),
+		},
+	}
+	if cfg.Version == "" && cfg.ArchiveDir == "" {
+		v, err := gitVersion()
+		if err != nil {
+			return cfg, err
+		}
+		cfg.Version = v
+	}
+	mtime, err := sourceDateEpoch()
+	cfg.MTime = mtime
+	return cfg, err
+}
+
+// gitVersion is the latest tag, or 0.0.0+git.<commit> before the first tag.
+func gitVersion() (string, error) {
+	if out, err := exec.Command("git", "describe", "--tags").Output(); err == nil {
+		return strings.TrimPrefix(strings.TrimSpace(string(out)), "v"), nil
+	}
+	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
+	if err != nil || strings.TrimSpace(string(out)) == "" {
+		return "", fmt.Errorf("no version: set VERSION (for example VERSION=1.2.3) or build from a git checkout")
+	}
+	return "0.0.0+git." + strings.TrimSpace(string(out)), nil
+}
+
+// sourceDateEpoch is SOURCE_DATE_EPOCH, else the last commit's time.
+func sourceDateEpoch() (time.Time, error) {
+	v := os.Getenv("SOURCE_DATE_EPOCH")
+	if v == "" {
+		out, err := exec.Command("git", "log", "-1", "--format=%ct").Output()
+		if err != nil {
+			return time.Time{}, fmt.Errorf("set SOURCE_DATE_EPOCH or build from a git checkout")
+		}
+		v = strings.TrimSpace(string(out))
+	}
+	secs, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH %q is not a number of seconds", v)
+	}
+	return time.Unix(secs, 0).UTC(), nil
+}
+
+// Tools installs, on Debian as root, every package the builds and tests need (the list in .ci/apt-packages).
+func Tools() error {
+	pkgs, err := aptPackages()
+	if err != nil {
+		return err
+	}
+	if err := sh.RunV("apt-get", "update"); err != nil {
+		return err
+	}
+	return sh.RunV("apt-get", append([]string{"install", "-y", "--no-install-recommends"}, pkgs...)...)
+}
+
+func aptPackages() ([]string, error) {
+	f, err := os.Open(filepath.Join(".ci", "apt-packages"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var pkgs []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if line := strings.TrimSpace(sc.Text()); line != "" && !strings.HasPrefix(line, "#") {
+			pkgs = append(pkgs, line)
+		}
+	}
+	return pkgs, sc.Err()
+}
+
+// Test runs every test tier: vet for all three OSes, unit tests, CLI scenarios, end-to-end installs, the release checks and short fuzzing.
 func Test() {
-	mg.SerialDeps(Vet, Build, UnitAndScenarios, Fuzz)
+	mg.SerialDeps(Vet, UnitAndScenarios, Fuzz)
 }
 
 // Vet runs go vet for Linux, Windows and macOS.
@@ -73,9 +170,9 @@ func Vet() error {
 	return nil
 }
 
-// UnitAndScenarios runs go test over the whole module: unit tests, CLI scenarios and end-to-end tests.
+// UnitAndScenarios runs go test over the whole module: unit tests, CLI scenarios, end-to-end installs, release checks.
 func UnitAndScenarios() error {
-	return sh.RunV("go", "test", "-count=1", "-timeout", "30m", "./...")
+	return sh.RunV("go", "test", "-count=1", "-timeout", "40m", "./...")
 }
 
 // fuzzTargets are run briefly on every test run; longer runs are for
@@ -99,148 +196,6 @@ func Fuzz() error {
 	return nil
 }
 
-// Bench runs the benchmarks and prints their figures.
-func Bench() error {
-	return sh.RunV("go", "test", "-run", "^$", "-bench", ".", "-benchmem", "-benchtime", envOr("BENCHTIME", "10x"), "./...")
-}
-
-// Dist builds every installer for every platform into dist/, with SHA256SUMS (the demo ctrld when CTRLD_DIR is not set).
-func Dist() error {
-	if isDemo() {
-		fmt.Println("DEMO BUILD: no CTRLD_DIR given, packaging the demo ctrld from testdata/fakectrld")
-	}
-	mg.Deps(Pkg, Msi, Deb, Rpm, Tarball, IntuneCodes)
-	if err := writeChecksums(distDir); err != nil {
-		return err
-	}
-	if isDemo() {
-		fmt.Println("DEMO BUILD: these artifacts carry the demo ctrld, not a real one")
-	}
-	return nil
-}
-
-// Binaries builds ctrld-install and stages ctrld beside it for every platform.
-func Binaries() error {
-	mg.Deps(Build)
-	for _, p := range platforms {
-		if err := stageCtrld(p.OS, p.Arch); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func isDemo() bool { return os.Getenv("CTRLD_DIR") == "" }
-
-// ctrldPath is where Binaries puts one platform's ctrld.
-func ctrldPath(goos, goarch string) string {
-	return filepath.Join(filepath.Dir(wrapperPath(goos, goarch)), exeName("ctrld", goos))
-}
-
-// stageCtrld puts ctrld beside ctrld-install: the real one from
-// CTRLD_DIR/<os>-<arch>/, or the demo built from testdata.
-func stageCtrld(goos, goarch string) error {
-	out := ctrldPath(goos, goarch)
-	if isDemo() {
-		env := map[string]string{"GOOS": goos, "GOARCH": goarch, "CGO_ENABLED": "0"}
-		return sh.RunWith(env, "go", "build", "-trimpath", "-ldflags", "-s -w -buildid=", "-o", out, "./testdata/fakectrld")
-	}
-	src := filepath.Join(os.Getenv("CTRLD_DIR"), goos+"-"+goarch, exeName("ctrld", goos))
-	if err := sh.Copy(out, src); err != nil {
-		return fmt.Errorf("ctrld for %s-%s: %w", goos, goarch, err)
-	}
-	return nil
-}
-
-// Pkg builds the macOS product archive with universal ctrld and ctrld-install into dist/; signed with productsign on macOS when CTRLD_PKG_SIGN_IDENTITY is set.
-func Pkg() error {
-	mg.Deps(Binaries)
-	version, err := releaseVersion()
-	if err != nil {
-		return err
-	}
-	mtime, err := sourceDateEpoch()
-	if err != nil {
-		return err
-	}
-	p := macos.Package{
-		Identifier: "com.controld.ctrld", Version: version, MTime: mtime, CtrldName: "ctrld",
-		Ctrld:   []string{ctrldPath("darwin", "amd64"), ctrldPath("darwin", "arm64")},
-		Wrapper: []string{wrapperPath("darwin", "amd64"), wrapperPath("darwin", "arm64")},
-	}
-	name := demoName(p.FileName())
-	if err := writeArtifact(name, p.Build); err != nil {
-		return err
-	}
-	return signPkg(filepath.Join(distDir, name))
-}
-
-// signPkg signs with productsign where it exists (macOS) and an identity
-// is configured; elsewhere it says, in one line, that the pkg is unsigned.
-func signPkg(path string) error {
-	identity := os.Getenv("CTRLD_PKG_SIGN_IDENTITY")
-	if runtime.GOOS != "darwin" || identity == "" {
-		fmt.Printf("%s: unsigned (signing needs macOS with productsign and CTRLD_PKG_SIGN_IDENTITY)\n", filepath.Base(path))
-		return nil
-	}
-	signed := path + ".signed"
-	if err := sh.RunV("productsign", "--sign", identity, path, signed); err != nil {
-		return err
-	}
-	return os.Rename(signed, path)
-}
-
-// Msi builds the Windows x64 MSI with wixl into dist/ (wixl cannot build arm64); signed with osslsigncode when CTRLD_MSI_SIGN_CERT and CTRLD_MSI_SIGN_KEY are set.
-func Msi() error {
-	mg.Deps(Binaries)
-	version, err := releaseVersion()
-	if err != nil {
-		return err
-	}
-	mtime, err := sourceDateEpoch()
-	if err != nil {
-		return err
-	}
-	p := windows.Package{
-		Version: msiVersion(version), Arch: "x64", MTime: mtime,
-		Ctrld: ctrldPath("windows", "amd64"), Wrapper: wrapperPath("windows", "amd64"),
-		Cert: os.Getenv("CTRLD_MSI_SIGN_CERT"), Key: os.Getenv("CTRLD_MSI_SIGN_KEY"),
-	}
-	name := demoName(p.FileName())
-	err = writeArtifact(name, func(w io.Writer) error {
-		tmp := filepath.Join(distDir, "."+name+".tmp")
-		defer os.Remove(tmp)
-		if err := p.Build(tmp); err != nil {
-			return err
-		}
-		f, err := os.Open(tmp)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		_, err = io.Copy(w, f)
-		return err
-	})
-	if err == nil {
-		fmt.Println("msi: arm64 not built: wixl 0.101 builds x64 packages only")
-	}
-	return err
-}
-
-// msiVersion keeps the numeric x.y.z that Windows Installer compares.
-func msiVersion(v string) string {
-	core := strings.FieldsFunc(v, func(r rune) bool { return r == '+' || r == '-' || r == '~' })[0]
-	return core
-}
-
-// IntuneCodes writes dist/intune-return-codes.json (Graph win32LobAppReturnCode entries) from the code table.
-func IntuneCodes() error {
-	if err := os.MkdirAll(distDir, 0o755); err != nil {
-		return err
-	}
-	return writeArtifact("intune-return-codes.json", windows.WriteReturnCodes)
-}
-
 // WineStub rebuilds installers/windows/winestub/bcryptprimitives.dll (tests under Wine only) with mingw-w64.
 func WineStub() error {
 	dir := filepath.Join("installers", "windows", "winestub")
@@ -249,151 +204,12 @@ func WineStub() error {
 		filepath.Join(dir, "bcryptprimitives.c"), filepath.Join(dir, "bcryptprimitives.def"), "-ladvapi32")
 }
 
-// Deb builds the Debian packages (amd64, arm64) into dist/.
-func Deb() error { return linuxPackages("deb") }
-
-// Rpm builds the RPM packages (amd64, arm64) into dist/.
-func Rpm() error { return linuxPackages("rpm") }
-
-// Tarball builds the tar.gz archives with install.sh (amd64, arm64) into dist/.
-func Tarball() error { return linuxPackages("tar.gz") }
-
-func linuxPackages(format string) error {
-	mg.Deps(Binaries)
-	version, err := releaseVersion()
-	if err != nil {
+// Clean removes dist/ and build/.
+func Clean() error {
+	if err := os.RemoveAll(distDir); err != nil {
 		return err
 	}
-	mtime, err := sourceDateEpoch()
-	if err != nil {
-		return err
-	}
-	for _, arch := range []string{"amd64", "arm64"} {
-		p := linux.Package{
-			Name: "ctrld", Version: version, Arch: arch, MTime: mtime,
-			Ctrld: ctrldPath("linux", arch), Wrapper: wrapperPath("linux", arch),
-			SigningKey: os.Getenv("CTRLD_PACKAGE_SIGNING_KEY"),
-		}
-		name := p.TarballName()
-		if format != "tar.gz" {
-			if name, err = p.FileName(format); err != nil {
-				return err
-			}
-		}
-		err := writeArtifact(demoName(name), func(w io.Writer) error {
-			if format == "tar.gz" {
-				return p.BuildTarball(w)
-			}
-			return p.Build(format, w)
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// demoName marks an artifact built around the demo ctrld.
-func demoName(name string) string {
-	if !isDemo() {
-		return name
-	}
-	for _, ext := range []string{".tar.gz", ".deb", ".rpm", ".pkg", ".msi"} {
-		if base, ok := strings.CutSuffix(name, ext); ok {
-			return base + "-DEMO" + ext
-		}
-	}
-	return name + "-DEMO"
-}
-
-// writeArtifact builds one file in dist/ and prints its name, size and
-// build time.
-func writeArtifact(name string, build func(io.Writer) error) error {
-	start := time.Now()
-	path := filepath.Join(distDir, name)
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := build(f); err != nil {
-		f.Close()
-		os.Remove(path)
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	info, _ := os.Stat(path)
-	fmt.Printf("%-44s %9.1f KiB %6.2fs\n", name, float64(info.Size())/1024, time.Since(start).Seconds())
-	return nil
-}
-
-// sourceDateEpoch is SOURCE_DATE_EPOCH, else the last commit's time, so
-// that the same inputs give the same bytes.
-func sourceDateEpoch() (time.Time, error) {
-	v := os.Getenv("SOURCE_DATE_EPOCH")
-	if v == "" {
-		out, err := exec.Command("git", "log", "-1", "--format=%ct").Output()
-		if err != nil {
-			return time.Time{}, fmt.Errorf("set SOURCE_DATE_EPOCH or build from a git checkout")
-		}
-		v = strings.TrimSpace(string(out))
-	}
-	secs, err := strconv.ParseInt(v, 10, 64)
-	if err != nil {
-		return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH %q is not a number of seconds", v)
-	}
-	return time.Unix(secs, 0).UTC(), nil
-}
-
-func exeName(name, goos string) string {
-	if goos == "windows" {
-		return name + ".exe"
-	}
-	return name
-}
-
-// writeChecksums writes SHA256SUMS for every file under dir, sorted.
-func writeChecksums(dir string) error {
-	var lines []string
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() == "SHA256SUMS" {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		lines = append(lines, fmt.Sprintf("%x  %s", sha256.Sum256(data), filepath.ToSlash(rel)))
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	sort.Strings(lines)
-	return os.WriteFile(filepath.Join(dir, "SHA256SUMS"), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
-}
-
-// Clean removes dist/.
-func Clean() error { return os.RemoveAll(distDir) }
-
-// releaseVersion is VERSION if set, else git describe, else an error.
-func releaseVersion() (string, error) {
-	if v := os.Getenv("VERSION"); v != "" {
-		return v, nil
-	}
-	if out, err := exec.Command("git", "describe", "--tags").Output(); err == nil {
-		return strings.TrimPrefix(strings.TrimSpace(string(out)), "v"), nil
-	}
-	// No tag yet: a pre-release version named after the commit.
-	out, err := exec.Command("git", "rev-parse", "--short", "HEAD").Output()
-	v := strings.TrimSpace(string(out))
-	if err != nil || v == "" {
-		return "", fmt.Errorf("no version: set VERSION (for example VERSION=1.2.3) or build from a git checkout")
-	}
-	v = "0.0.0+git." + v
-	return v, nil
+	return os.RemoveAll(workDir)
 }
 
 func envOr(key, def string) string {
