@@ -196,6 +196,32 @@ func Fuzz() error {
 	return nil
 }
 
+// Bench runs the benchmarks and a release build, and prints one table: wrapper overhead, scanner throughput, peak RSS, pkg build, and each installer's build time and size.
+func Bench() error {
+	out, err := sh.Output("go", "test", "-run", "^$", "-bench", ".", "-benchmem", "-benchtime", envOr("BENCHTIME", "5x"),
+		"./wrapper/...", "./installers/macos/")
+	if err != nil {
+		fmt.Println(out)
+		return err
+	}
+	cfg, err := config()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "ctrld-bench")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	cfg.Out, cfg.Work, cfg.Progress = filepath.Join(tmp, "dist"), filepath.Join(tmp, "build"), nil
+	arts, err := release.Dist(cfg)
+	if err != nil {
+		return err
+	}
+	release.WriteBenchTable(os.Stdout, release.ParseBench(out), arts)
+	return nil
+}
+
 // WineStub rebuilds installers/windows/winestub/bcryptprimitives.dll (tests under Wine only) with mingw-w64.
 func WineStub() error {
 	dir := filepath.Join("installers", "windows", "winestub")
