@@ -126,3 +126,12 @@ func (f optionalBool) Set(s string) error {
 	}
 	return nil
 }
+
+// locationFlags is the command line of the subcommands that only need to
+// know where ctrld and its home dir are (last, uninstall).
+func locationFlags(name string, f *startFlags) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.StringVar(&f.ctrld, "ctrld", "", "the ctrld binary (default: ctrld or ctrld-client beside ctrld-install)")
+	fs.StringVar(&f.home, "home", "", "ctrld home dir (default: /etc/controld; Windows: the ctrld folder, with the record under ProgramData)")
+	return fs
+}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"flag"
 	"fmt"
 	"io"
 
@@ -14,9 +13,7 @@ import (
 // exits 1.
 func runLast(args []string, stdout, stderr io.Writer) int {
 	var f startFlags
-	fs := flag.NewFlagSet("last", flag.ContinueOnError)
-	fs.StringVar(&f.home, "home", "", "ctrld home dir (default: /etc/controld; Windows: the record lives under ProgramData)")
-	fs.StringVar(&f.ctrld, "ctrld", "", "the ctrld binary, which places the home dir on Windows")
+	fs := locationFlags("last", &f)
 	if exit, done := parseOrExplain(fs, args, stdout, stderr); done {
 		return exit
 	}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"flag"
 	"io"
 	"os"
 	"path/filepath"
@@ -21,9 +20,7 @@ import (
 // that leaves it empty. It prints nothing and exits with ctrld's code.
 func runUninstall(args []string, stdout, stderr io.Writer) int {
 	var f startFlags
-	fs := flag.NewFlagSet("uninstall", flag.ContinueOnError)
-	fs.StringVar(&f.ctrld, "ctrld", "", "the ctrld binary (default: beside ctrld-install)")
-	fs.StringVar(&f.home, "home", "", "ctrld home dir")
+	fs := locationFlags("uninstall", &f)
 	if exit, done := parseOrExplain(fs, args, stdout, stderr); done {
 		return exit
 	}
