@@ -26,8 +26,16 @@ const (
 	workDir = "build"
 )
 
-// Build cross-compiles ctrld-install (and stages ctrld) for macOS, Windows and Linux, amd64 and arm64, into build/bin.
-func Build() error { return dist("none") }
+// Build cross-compiles ctrld-install (and stages ctrld beside it) for macOS, Windows and Linux, amd64 and arm64, into dist/bin.
+func Build() error {
+	cfg, err := config()
+	if err != nil {
+		return err
+	}
+	cfg.Work, cfg.Kinds = distDir, []string{"none"}
+	_, err = release.Dist(cfg)
+	return err
+}
 
 // Dist builds every installer for every platform into dist/, with SHA256SUMS and manifest.json (demo ctrld unless CTRLD_DIR or CTRLD_RELEASE_DIR is set).
 func Dist() error { return dist() }
@@ -155,9 +163,9 @@ func aptPackages() ([]string, error) {
 	return pkgs, sc.Err()
 }
 
-// Test runs every test tier: vet for all three OSes, unit tests, CLI scenarios, end-to-end installs, the release checks and short fuzzing.
+// Test runs every test tier: vet and cross-builds for all three OSes, unit tests, CLI scenarios, end-to-end installs, the release checks and short fuzzing.
 func Test() {
-	mg.SerialDeps(Vet, UnitAndScenarios, Fuzz)
+	mg.SerialDeps(Vet, Build, UnitAndScenarios, Fuzz)
 }
 
 // Vet runs go vet for Linux, Windows and macOS.
@@ -230,7 +238,7 @@ func WineStub() error {
 		filepath.Join(dir, "bcryptprimitives.c"), filepath.Join(dir, "bcryptprimitives.def"), "-ladvapi32")
 }
 
-// Clean removes dist/ and build/.
+// Clean removes dist/ and build/ (intermediate binaries).
 func Clean() error {
 	if err := os.RemoveAll(distDir); err != nil {
 		return err

@@ -33,7 +33,7 @@ func Dist(cfg Config) ([]Artifact, error) {
 		return nil, err
 	}
 	jobs, err := cfg.jobs(ctrld)
-	if err != nil {
+	if err != nil || len(jobs) == 0 {
 		return nil, err
 	}
 	arts, err := cfg.runJobs(jobs)
