@@ -57,7 +57,7 @@ func SharedDir(t testing.TB) string {
 func GoBuild(t testing.TB, dir, name, pkg string, env ...string) string {
 	t.Helper()
 	out := filepath.Join(dir, name)
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", out, pkg)
+	cmd := exec.Command("go", "build", "-o", out, pkg)
 	cmd.Dir = RepoRoot()
 	cmd.Env = append(os.Environ(), env...)
 	if msg, err := cmd.CombinedOutput(); err != nil {

@@ -111,12 +111,11 @@ func TestReproducible(t *testing.T) {
 
 func TestCorruptionIsDetected(t *testing.T) {
 	data := build(t, sample)
-	r := open(t, data)
 	// Flip a byte inside the Payload's stored bytes.
 	bad := append([]byte(nil), data...)
 	i := bytes.Index(bad, []byte("payload bytes"))
 	bad[i] ^= 0xff
-	r = open(t, bad)
+	r := open(t, bad)
 	if _, err := r.ReadFile("ctrld.pkg/Payload"); !errors.Is(err, ErrChecksum) {
 		t.Fatalf("corrupt payload: %v", err)
 	}
