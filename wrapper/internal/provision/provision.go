@@ -127,24 +127,29 @@ func (p *Provisioner) fresh(ctx context.Context, svc platform.Service) codes.Out
 	if !ok {
 		return codes.Package("PROFILE_PREFS_MISSING")
 	}
-	if bad, failed := checkInputs(s); failed {
+	if bad, failed := p.checkInputs(s); failed {
 		return bad
 	}
 	return p.start(ctx, svc, freshArgs(token, s))
 }
 
 // checkInputs reports ctrld's own input codes for settings ctrld would
-// refuse, so one failure has one code whoever finds it.
-func checkInputs(s settings.Settings) (codes.Outcome, bool) {
+// refuse, so one failure has one code whoever finds it. The offending
+// value goes to the OS log only, with the token redacted from it; the
+// token itself is never echoed.
+func (p *Provisioner) checkInputs(s settings.Settings) (codes.Outcome, bool) {
 	token, _ := s.Get(settings.ProvisionToken)
 	if !settings.TokenWellFormed(token) {
+		p.Log.Warn("ProvisionToken is malformed (whitespace, control characters, non-ASCII or length)")
 		return codes.Failure(codes.MustLookup("PROVISION_TOKEN_MALFORMED")), true
 	}
 	if h, set := s.Get(settings.CustomHostname); set && !settings.HostnameValid(h) {
+		p.Log.Warn(fmt.Sprintf("CustomHostname %q is not an RFC 1123 name of 3 to 64 characters", secret.Echo(h, token)))
 		return codes.Failure(codes.MustLookup("CUSTOM_HOSTNAME_INVALID")), true
 	}
 	if m, set := s.Get(settings.InterceptMode); set {
 		if _, ok := settings.InterceptArg(m); !ok {
+			p.Log.Warn(fmt.Sprintf("InterceptMode %q is not standard or intercept-dns", secret.Echo(m, token)))
 			return codes.Failure(codes.MustLookup("INTERCEPT_MODE_INVALID")), true
 		}
 	}
