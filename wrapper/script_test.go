@@ -75,7 +75,6 @@ func TestScripts(t *testing.T) {
 			"waitfile":     cmdWaitFile,
 			"delayedwrite": cmdDelayedWrite,
 			"maxrss":       cmdMaxRSS,
-			"sleep":        cmdSleep,
 		},
 	})
 }
@@ -337,11 +336,4 @@ func scriptEnv(ts *testscript.TestScript) []string {
 		env = append(env, k+"="+ts.Getenv(k))
 	}
 	return env
-}
-
-// sleep DURATION pauses the script.
-func cmdSleep(ts *testscript.TestScript, neg bool, args []string) {
-	d, err := time.ParseDuration(args[0])
-	ts.Check(err)
-	time.Sleep(d)
 }
