@@ -4,7 +4,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,13 +39,9 @@ func TestClosedStdoutKeepsExitCode(t *testing.T) {
 				"FAKE_CTRLD_SERVICE_FILE="+filepath.Join(work, "ctrld.service"),
 				"CTRLD_INSTALL_SYSLOG_SOCKET="+filepath.Join(work, "no-syslog"))
 			cmd.Stdout, cmd.Stderr = w, &stderr
-			err = cmd.Run()
+			got, err := testenv.ExitCode(cmd.Run())
 			w.Close()
-			got := 0
-			var exit *exec.ExitError
-			if errors.As(err, &exit) {
-				got = exit.ExitCode()
-			} else if err != nil {
+			if err != nil {
 				t.Fatal(err)
 			}
 			if got != tc.want {

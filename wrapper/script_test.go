@@ -4,9 +4,7 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -174,13 +172,8 @@ func cmdProvision(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("bad exit code %q", args[0])
 	}
-	err = ts.Exec("ctrld-install", append([]string{"start"}, args[1:]...)...)
-	got := 0
-	var exit *exec.ExitError
-	switch {
-	case errors.As(err, &exit):
-		got = exit.ExitCode()
-	case err != nil:
+	got, err := testenv.ExitCode(ts.Exec("ctrld-install", append([]string{"start"}, args[1:]...)...))
+	if err != nil {
 		ts.Fatalf("running ctrld-install: %v", err)
 	}
 	stdout, stderr := ts.ReadFile("stdout"), ts.ReadFile("stderr")
@@ -206,21 +199,13 @@ func cmdProvision(ts *testscript.TestScript, neg bool, args []string) {
 // work dir, other than the named inputs that hold it on purpose, or in
 // what was sent to syslog.
 func cmdNoCanary(ts *testscript.TestScript, neg bool, args []string) {
-	except := map[string]bool{}
+	var except []string
 	for _, a := range args {
-		except[ts.MkAbs(a)] = true
+		except = append(except, ts.MkAbs(a))
 	}
-	work := ts.Getenv("WORK")
-	filepath.WalkDir(work, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || except[path] || d.Type()&fs.ModeSymlink != 0 {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err == nil && bytes.Contains(data, []byte(testenv.Canary)) {
-			ts.Fatalf("canary token found in %s", path)
-		}
-		return nil
-	})
+	if found := testenv.FilesWithCanary(ts.Getenv("WORK"), except...); len(found) > 0 {
+		ts.Fatalf("canary token found in %v", found)
+	}
 	if log := ts.Value(syslogKey).(*syslogCapture).text(); strings.Contains(log, testenv.Canary) {
 		ts.Fatalf("canary token sent to syslog")
 	}

@@ -64,10 +64,8 @@ func run(t *testing.T, name string, args ...string) (string, int) {
 	cmd := exec.Command(name, args...)
 	cmd.Env = []string{"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C"}
 	out, err := cmd.CombinedOutput()
-	code := 0
-	if exit, ok := err.(*exec.ExitError); ok {
-		code = exit.ExitCode()
-	} else if err != nil {
+	code, err := testenv.ExitCode(err)
+	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
 	if bytes.Contains(out, []byte(testenv.Canary)) {
@@ -81,16 +79,9 @@ func run(t *testing.T, name string, args ...string) (string, int) {
 func noCanary(t *testing.T, root string) {
 	t.Helper()
 	settings := filepath.Join(root, "etc", "controld", "ctrld-install.conf")
-	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || path == settings || !d.Type().IsRegular() {
-			return nil
-		}
-		data, err := os.ReadFile(path)
-		if err == nil && bytes.Contains(data, []byte(testenv.Canary)) {
-			t.Errorf("canary token in %s", strings.TrimPrefix(path, root))
-		}
-		return nil
-	})
+	for _, f := range testenv.FilesWithCanary(root, settings) {
+		t.Errorf("canary token in %s", strings.TrimPrefix(f, root))
+	}
 }
 
 func dpkgStatus(t *testing.T, root string) string {

@@ -140,11 +140,8 @@ func (m *macRoot) run(wantExit int, env ...string) string {
 	cmd.Env = append([]string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin"}, env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	code := 0
-	if exit, ok := err.(*exec.ExitError); ok {
-		code = exit.ExitCode()
-	} else if err != nil {
+	code, err := testenv.ExitCode(cmd.Run())
+	if err != nil {
 		m.t.Fatal(err)
 	}
 	out := stdout.String()
@@ -160,23 +157,9 @@ func (m *macRoot) run(wantExit int, env ...string) string {
 
 func (m *macRoot) noCanary() {
 	m.t.Helper()
-	prefs := m.path(prefsPath)
-	filepathWalk(m.root, func(p string, data []byte) {
-		if p != prefs && bytes.Contains(data, []byte(testenv.Canary)) {
-			m.t.Errorf("canary token in %s", strings.TrimPrefix(p, m.root))
-		}
-	})
-}
-
-func filepathWalk(root string, fn func(string, []byte)) {
-	filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
-		if err == nil && info.Mode().IsRegular() {
-			if data, err := os.ReadFile(p); err == nil {
-				fn(p, data)
-			}
-		}
-		return nil
-	})
+	for _, f := range testenv.FilesWithCanary(m.root, m.path(prefsPath)) {
+		m.t.Errorf("canary token in %s", strings.TrimPrefix(f, m.root))
+	}
 }
 
 func TestPostinstallFreshInstall(t *testing.T) {

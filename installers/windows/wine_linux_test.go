@@ -66,11 +66,8 @@ func (w *wine) run(args ...string) (string, int) {
 	var out bytes.Buffer
 	cmd := w.cmd(5*time.Minute, "wine", args...)
 	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	code := 0
-	if exit, ok := err.(*exec.ExitError); ok {
-		code = exit.ExitCode()
-	} else if err != nil {
+	code, err := testenv.ExitCode(cmd.Run())
+	if err != nil {
 		w.t.Fatalf("wine %v: %v", args, err)
 	}
 	if strings.Contains(out.String(), testenv.Canary) {
@@ -101,19 +98,13 @@ func (w *wine) scenario(lines ...string) {
 // verbose logs, where Wine (unlike Windows) writes hidden properties.
 func (w *wine) noCanaryLeftBehind(logs ...string) {
 	w.t.Helper()
-	skip := map[string]bool{}
+	var skip []string
 	for _, l := range logs {
-		skip[w.path(l)] = true
+		skip = append(skip, w.path(l))
 	}
-	filepath.Walk(w.prefix, func(p string, info os.FileInfo, err error) error {
-		if err != nil || !info.Mode().IsRegular() || skip[p] || info.Size() > 64<<20 {
-			return nil
-		}
-		if data, err := os.ReadFile(p); err == nil && bytes.Contains(data, []byte(testenv.Canary)) {
-			w.t.Errorf("canary token in %s", strings.TrimPrefix(p, w.prefix))
-		}
-		return nil
-	})
+	for _, f := range testenv.FilesWithCanary(w.prefix, skip...) {
+		w.t.Errorf("canary token in %s", strings.TrimPrefix(f, w.prefix))
+	}
 }
 
 var winBuild = struct {
