@@ -6,7 +6,6 @@ package cpio
 
 import (
 	"errors"
-	"io/fs"
 )
 
 // Magic starts every odc header.
@@ -45,18 +44,6 @@ type Header struct {
 func (h *Header) IsDir() bool     { return h.Mode&typeMask == TypeDir }
 func (h *Header) IsRegular() bool { return h.Mode&typeMask == TypeRegular }
 func (h *Header) IsSymlink() bool { return h.Mode&typeMask == TypeSymlink }
-
-// FileMode converts Mode to an fs.FileMode.
-func (h *Header) FileMode() fs.FileMode {
-	m := fs.FileMode(h.Mode & 0o7777 & 0o777)
-	switch {
-	case h.IsDir():
-		m |= fs.ModeDir
-	case h.IsSymlink():
-		m |= fs.ModeSymlink
-	}
-	return m
-}
 
 // Field limits of the odc format.
 const (

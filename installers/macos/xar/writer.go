@@ -28,7 +28,6 @@ type Writer struct {
 	nextID  int
 	cur     *member
 	zw      *zlib.Writer
-	err     error
 }
 
 type member struct {
@@ -163,7 +162,7 @@ func (w *Writer) endMember() error {
 		w.zw = nil
 	}
 	w.cur = nil
-	return w.err
+	return nil
 }
 
 // Close writes the header, the compressed TOC, its digest and the heap,
@@ -173,10 +172,7 @@ func (w *Writer) Close() error {
 	if err := w.endMember(); err != nil {
 		return err
 	}
-	tocXML, err := w.toc()
-	if err != nil {
-		return err
-	}
+	tocXML := w.toc()
 	var ztoc bytes.Buffer
 	zw, _ := zlib.NewWriterLevel(&ztoc, zlib.BestCompression)
 	zw.Write(tocXML)
@@ -200,7 +196,7 @@ func (w *Writer) Close() error {
 	if _, err := w.spool.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	_, err = io.Copy(w.w, w.spool)
+	_, err := io.Copy(w.w, w.spool)
 	return err
 }
 
@@ -213,7 +209,7 @@ func (w *Writer) removeSpool() {
 }
 
 // toc renders the table of contents.
-func (w *Writer) toc() ([]byte, error) {
+func (w *Writer) toc() []byte {
 	var b bytes.Buffer
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<xar>\n <toc>\n")
 	fmt.Fprintf(&b, "  <creation-time>%s</creation-time>\n", w.created.UTC().Format("2006-01-02T15:04:05"))
@@ -222,7 +218,7 @@ func (w *Writer) toc() ([]byte, error) {
 		writeMember(&b, m, "  ")
 	}
 	b.WriteString(" </toc>\n</xar>\n")
-	return b.Bytes(), nil
+	return b.Bytes()
 }
 
 func writeMember(b *bytes.Buffer, m *member, indent string) {

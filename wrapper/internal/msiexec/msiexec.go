@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
@@ -50,16 +51,7 @@ var propertyName = regexp.MustCompile(`^[A-Z_][A-Z0-9_.]*=`)
 
 // ValidProperty accepts PROPERTY=value with a public (upper-case) name.
 func ValidProperty(p string) bool {
-	return propertyName.MatchString(p) && len(p) > 0 && indexEq(p) <= maxPropertyName
-}
-
-func indexEq(s string) int {
-	for i := range s {
-		if s[i] == '=' {
-			return i
-		}
-	}
-	return len(s)
+	return propertyName.MatchString(p) && strings.IndexByte(p, '=') <= maxPropertyName
 }
 
 // Do runs msiexec and returns the exit code for the caller and the

@@ -3,12 +3,12 @@
 package report
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
 // LastFileName is the last-result file, kept in the ctrld home dir (under
@@ -50,13 +50,8 @@ func SaveLast(dir string, o codes.Outcome) error {
 // ReadLast returns the recorded line, re-validated so a tampered or
 // corrupt file yields nothing.
 func ReadLast(dir string) (codes.Outcome, bool) {
-	f, err := os.Open(filepath.Join(dir, LastFileName))
+	data, err := safefile.Read(filepath.Join(dir, LastFileName), safefile.Options{MaxSize: maxLastSize})
 	if err != nil {
-		return codes.Outcome{}, false
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxLastSize+1))
-	if err != nil || len(data) > maxLastSize {
 		return codes.Outcome{}, false
 	}
 	line := strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r")
