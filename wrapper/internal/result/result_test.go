@@ -44,7 +44,7 @@ func TestRead(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			write(t, dir, tc.stamp, tc.stage, tc.code, tc.exit)
-			c, err := Read(dir, start)
+			c, err := read(dir, start, start.Add(time.Hour))
 			if tc.want == "" {
 				if err == nil {
 					t.Fatalf("trusted %+v", c)
@@ -58,6 +58,24 @@ func TestRead(t *testing.T) {
 				t.Fatal("canary leaked from message/detail")
 			}
 		})
+	}
+}
+
+func TestReadRefusesFutureStamps(t *testing.T) {
+	now := time.Date(2026, 8, 18, 12, 0, 0, 0, time.UTC)
+	start := now.Add(-time.Minute)
+	for stamp, trusted := range map[time.Time]bool{
+		now:                                 true,
+		now.Add(MaxClockSkew):               true,
+		now.Add(MaxClockSkew + time.Second): false,
+		time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC): false,
+	} {
+		dir := t.TempDir()
+		write(t, dir, stamp.Format(time.RFC3339), "listener", "LISTENER_BIND_FAILED", 41)
+		_, err := read(dir, start, now)
+		if (err == nil) != trusted {
+			t.Errorf("stamp %s: err %v, want trusted=%v", stamp.Format(time.RFC3339), err, trusted)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package safefile
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -31,5 +32,19 @@ func TestRead(t *testing.T) {
 	}
 	if _, err := Read(filepath.Join(dir, "missing"), Options{MaxSize: 5}); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("missing: %v", err)
+	}
+}
+
+func TestReadCheckJudgesTheOpenedFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	os.WriteFile(path, []byte("x"), 0o600)
+	reason := errors.New("not good enough")
+	var seen fs.FileInfo
+	_, err := Read(path, Options{MaxSize: 5, Check: func(fi fs.FileInfo) error { seen = fi; return reason }})
+	if !errors.Is(err, ErrRefused) || !errors.Is(err, reason) {
+		t.Fatalf("got %v, want both ErrRefused and the reason", err)
+	}
+	if seen == nil || !seen.Mode().IsRegular() || seen.Size() != 1 {
+		t.Fatalf("check saw %v", seen)
 	}
 }
