@@ -1,31 +1,22 @@
 package cli
 
 import (
-	"errors"
-	"io"
-	"os"
 	"strings"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
 // maxTokenFile caps a token file; a larger one is not a token.
 const maxTokenFile = 64 << 10
 
-var errTokenFileTooBig = errors.New("token file too large")
-
 // readTokenFile reads the token, trimming one trailing LF or CRLF. Any
-// other whitespace stays, so a malformed token is reported as one.
+// other whitespace stays, so a malformed token is reported as one. The
+// file must be a regular file (a link to one is fine: the caller chose
+// it): a FIFO or a device is refused at once instead of waited on.
 func readTokenFile(path string) (string, error) {
-	f, err := os.Open(path)
+	data, err := safefile.Read(path, safefile.Options{MaxSize: maxTokenFile})
 	if err != nil {
 		return "", err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxTokenFile+1))
-	if err != nil {
-		return "", err
-	}
-	if len(data) > maxTokenFile {
-		return "", errTokenFileTooBig
 	}
 	tok := string(data)
 	if strings.HasSuffix(tok, "\r\n") {
