@@ -60,29 +60,43 @@ func (s Settings) Merge(lower Settings) Settings {
 	return out
 }
 
-func isKey(name string) (Key, bool) {
+func isKey(name string) (Key, bool) { return isKeyBytes([]byte(name)) }
+
+// isKeyBytes compares without converting b to a string, so it allocates
+// nothing whatever b holds.
+func isKeyBytes(b []byte) (Key, bool) {
 	for _, k := range Keys {
-		if string(k) == name {
+		if string(b) == string(k) {
 			return k, true
 		}
 	}
 	return "", false
 }
 
+// Why a value from an untrusted source was dropped. They never quote the
+// value.
+const (
+	reasonTooLong   = "is longer than the value cap"
+	reasonNotBool   = "is not true or false"
+	reasonWrongType = "has the wrong type"
+)
+
 // put stores a value read from an untrusted source, dropping values over
-// the cap and booleans that do not parse.
-func (s Settings) put(k Key, v string) {
+// the cap and booleans that do not parse. It returns why it dropped one,
+// or "".
+func (s Settings) put(k Key, v string) string {
 	if len(v) > MaxValueLen {
-		return
+		return reasonTooLong
 	}
 	if k == UseDevEnvironment {
 		b, ok := parseBool(v)
 		if !ok {
-			return
+			return reasonNotBool
 		}
 		v = strconv.FormatBool(b)
 	}
 	s[k] = v
+	return ""
 }
 
 func parseBool(v string) (bool, bool) {

@@ -2,52 +2,19 @@ package provision
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // gather merges the sources, highest first: flags and env, the managed
-// preferences plist, the settings file, the OS policy.
+// preferences plist, the settings file, the OS policy. The files keep
+// their warnings from one poll to the next, so each is logged once a run.
 func (p *Provisioner) gather() settings.Settings {
-	s := p.Config.Given
-	s = s.Merge(p.readPrefs())
-	s = s.Merge(p.readSettingsFile())
-	return s.Merge(p.OS.Policy())
-}
-
-func (p *Provisioner) readPrefs() settings.Settings {
-	if p.Config.Prefs == "" {
-		return nil
+	if p.files == nil {
+		p.files = &settings.Files{Prefs: p.Config.Prefs, Conf: p.Config.SettingsFile, Warn: p.Log.Warn}
 	}
-	s, err := settings.ReadPlist(p.Config.Prefs)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		p.Log.Warn("managed preferences could not be read; no settings taken from them")
-	}
-	return s
-}
-
-func (p *Provisioner) readSettingsFile() settings.Settings {
-	if p.Config.SettingsFile == "" {
-		return nil
-	}
-	cf, err := settings.ReadConfFile(p.Config.SettingsFile)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil
-	case errors.Is(err, settings.ErrInsecureFile):
-		p.Log.Warn("settings file is group- or world-writable; refused (chmod 600 it)")
-		return nil
-	case err != nil:
-		p.Log.Warn("settings file could not be read; no settings taken from it")
-		return nil
-	}
-	if cf.Readable {
-		p.Log.Warn("settings file is readable by other users; it holds the provisioning token (chmod 600 it)")
-	}
-	return cf.Settings
+	return p.Config.Given.Merge(p.files.Read()).Merge(p.OS.Policy())
 }
 
 // waitForToken gathers settings and, while no source has a token, waits for

@@ -58,6 +58,7 @@ type Provisioner struct {
 	Config Config
 	OS     platform.OS
 	Log    Warner
+	files  *settings.Files
 }
 
 // Run provisions and returns the outcome. It never returns an outcome

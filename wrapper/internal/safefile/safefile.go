@@ -4,6 +4,7 @@
 package safefile
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"io/fs"
@@ -14,6 +15,12 @@ import (
 // refused, a FIFO, a device, a directory), is too large, or fails the
 // caller's check.
 var ErrRefused = errors.New("file refused")
+
+// The refusals safefile itself makes; each matches ErrRefused.
+var (
+	ErrNotRegular = refusal{errors.New("not a regular file (a link, FIFO, device or directory)")}
+	ErrTooLarge   = refusal{errors.New("larger than the size cap")}
+)
 
 // Options say what is acceptable.
 type Options struct {
@@ -35,38 +42,42 @@ func Read(path string, opt Options) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if err := judge(f, opt); err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, opt.MaxSize+1))
+	size, err := judge(f, opt)
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(data)) > opt.MaxSize {
-		return nil, ErrRefused
+	// One buffer of the size the file had when opened, plus a byte to
+	// notice growth: no doubling on the way up to the cap.
+	var buf bytes.Buffer
+	buf.Grow(int(size) + 1)
+	if _, err := buf.ReadFrom(io.LimitReader(f, opt.MaxSize+1)); err != nil {
+		return nil, err
 	}
-	return data, nil
+	if int64(buf.Len()) > opt.MaxSize {
+		return nil, ErrTooLarge
+	}
+	return buf.Bytes(), nil
 }
 
-// judge looks at the opened file, never at the name.
-func judge(f *os.File, opt Options) error {
+// judge looks at the opened file, never at the name, and returns its size.
+func judge(f *os.File, opt Options) (int64, error) {
 	info, err := f.Stat()
-	if err != nil {
-		return ErrRefused
+	if err != nil || !info.Mode().IsRegular() || !notLink(f, info, opt.NoLinks) {
+		return 0, ErrNotRegular
 	}
-	if !info.Mode().IsRegular() || info.Size() > opt.MaxSize || !notLink(f, info, opt.NoLinks) {
-		return ErrRefused
+	if info.Size() > opt.MaxSize {
+		return 0, ErrTooLarge
 	}
 	if opt.Check == nil {
-		return nil
+		return info.Size(), nil
 	}
 	if err := opt.Check(info); err != nil {
-		return refusal{err}
+		return 0, refusal{err}
 	}
-	return nil
+	return info.Size(), nil
 }
 
-// refusal is the caller's reason, still matching ErrRefused.
+// refusal is a reason, still matching ErrRefused.
 type refusal struct{ reason error }
 
 func (r refusal) Error() string   { return r.reason.Error() }

@@ -1,0 +1,143 @@
+package settings
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
+)
+
+func TestParseConfComments(t *testing.T) {
+	for line, want := range map[string]string{
+		"CustomHostname=web-01":                    "web-01",
+		"CustomHostname=web-01   # optional":       "web-01",
+		"CustomHostname=web-01\t# optional":        "web-01",
+		`CustomHostname="web-01"  # optional`:      "web-01",
+		`CustomHostname='web # 01'`:                "web # 01",
+		`CustomHostname="web-01" # a "quoted" cmt`: "web-01",
+		"ProvisionToken=" + canary + "#x":          canary + "#x",
+		"ProvisionToken=" + canary + " #x":         canary,
+	} {
+		s, notes := parseConf([]byte(line + "\n"))
+		k, _, _ := strings.Cut(line, "=")
+		if got := s[Key(k)]; got != want || len(notes) != 0 {
+			t.Errorf("%q: got %q, notes %q; want %q", line, got, notes, want)
+		}
+	}
+	for _, line := range []string{`CustomHostname="web-01`, `CustomHostname="web-01"x`, `CustomHostname="web-01"#x`} {
+		s, notes := parseConf([]byte(line + "\n"))
+		if len(s) != 0 || len(notes) != 1 {
+			t.Errorf("%q: got %d settings, notes %q; want it ignored with a note", line, len(s), notes)
+		}
+	}
+}
+
+func TestParseConfNotesNeverQuoteValues(t *testing.T) {
+	body := canary + "\nOther=" + canary + "\nUseDevEnvironment=" + canary + "\nProvisionToken=\"" + canary + "\n" +
+		"CustomHostname=" + strings.Repeat(canary, MaxValueLen/len(canary)+1) + "\n"
+	s, notes := parseConf([]byte(body))
+	if len(s) != 0 || len(notes) != 5 {
+		t.Fatalf("got %d settings and notes %q", len(s), notes)
+	}
+	for _, n := range notes {
+		if strings.Contains(n, canary) {
+			t.Fatalf("note quotes the value: %q", n)
+		}
+	}
+}
+
+// The example in docs/linux.md, exactly as printed, must read as the doc
+// says: a settings file an admin copies must not fail with exit 22.
+func TestDocsExampleParses(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "docs", "linux.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	example := DocsSettingsExample(t, doc)
+	s, notes := parseConf(example)
+	if len(notes) != 0 {
+		t.Fatalf("the doc's example draws notes: %q", notes)
+	}
+	if s[CustomHostname] != "web-01" || s[InterceptMode] != InterceptStandard || s[UseDevEnvironment] != "false" {
+		t.Fatalf("the doc's example reads as %q", s)
+	}
+	if !HostnameValid(s[CustomHostname]) {
+		t.Fatal("the doc's example hostname is invalid")
+	}
+	if s[ProvisionToken] != "<token from the Control D dashboard>" {
+		t.Fatalf("the token line reads as %q", s[ProvisionToken])
+	}
+}
+
+var settingsExample = regexp.MustCompile("(?s)## The settings file\n.*?```\n(.*?)```\n")
+
+// DocsSettingsExample is the settings-file example of docs/linux.md.
+func DocsSettingsExample(t testing.TB, doc []byte) []byte {
+	t.Helper()
+	m := settingsExample.FindSubmatch(doc)
+	if m == nil {
+		t.Fatal("docs/linux.md has no settings-file example")
+	}
+	return m[1]
+}
+
+func TestReadConfFileRefusals(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.conf")
+	os.WriteFile(good, []byte("ProvisionToken="+canary+"\n"), 0o600)
+	if cf, err := ReadConfFile(good); err != nil || cf.Settings[ProvisionToken] != canary {
+		t.Fatalf("good file: %v", err)
+	}
+
+	link := filepath.Join(dir, "link.conf")
+	os.Symlink(good, link)
+	if _, err := ReadConfFile(link); !errorIs(err, ErrUnreadable) || reason(err) != "not a regular file (a link, FIFO, device or directory)" {
+		t.Fatalf("symlink: %v (%s)", err, reason(err))
+	}
+
+	if os.Geteuid() != 0 {
+		testenv.Unavailable(t, "making a file owned by another user needs root")
+	}
+	other := filepath.Join(dir, "other.conf")
+	os.WriteFile(other, []byte("ProvisionToken="+canary+"\n"), 0o600)
+	if err := os.Chown(other, 1000, 0); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadConfFile(other)
+	if !errorIs(err, ErrNotRootOwned) || strings.Contains(err.Error(), canary) {
+		t.Fatalf("owned by uid 1000: %v", err)
+	}
+}
+
+func TestFilesWarnOncePerRun(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "ctrld-install.conf")
+	os.WriteFile(conf, []byte("ProvisionToken="+canary+"\nbogus\n"), 0o600)
+	os.Chmod(conf, 0o666)
+	prefs := filepath.Join(dir, "prefs.plist")
+	os.WriteFile(prefs, plistBytes(t, map[string]any{"CustomHostname": 7, "ProvisionToken": canary}, 1), 0o644)
+	var said []string
+	f := &Files{Prefs: prefs, Conf: conf, Warn: func(m string) { said = append(said, m) }}
+	for range 5 {
+		if s := f.Read(); s[ProvisionToken] != canary {
+			t.Fatalf("prefs token lost: %q", s)
+		}
+	}
+	if len(said) != 2 {
+		t.Fatalf("want one warning per source, got %q", said)
+	}
+	for _, m := range said {
+		if strings.Contains(m, canary) {
+			t.Fatalf("warning holds the token: %q", m)
+		}
+	}
+	if !strings.Contains(said[0], "CustomHostname has the wrong type") || !strings.Contains(said[1], "group- or world-writable") {
+		t.Fatalf("warnings do not say why: %q", said)
+	}
+}
+
+func errorIs(err, target error) bool { return errors.Is(err, target) }

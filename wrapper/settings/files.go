@@ -1,0 +1,97 @@
+package settings
+
+import (
+	"errors"
+	"io/fs"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
+)
+
+// Files reads the managed-settings files of one run: the plist (Prefs)
+// wins over the settings file (Conf) key by key; an empty path is no
+// source. The profile wait reads them again and again, so each warning
+// goes to Warn once per run, however often they are read. Warnings name
+// the rule a file broke, never a value.
+type Files struct {
+	Prefs, Conf string
+	Warn        func(msg string)
+	said        map[string]bool
+}
+
+// Read returns the settings the files give now.
+func (f *Files) Read() Settings {
+	return f.readPrefs().Merge(f.readConf())
+}
+
+func (f *Files) warn(msg string) {
+	if f.said == nil {
+		f.said = map[string]bool{}
+	}
+	if f.said[msg] || f.Warn == nil {
+		return
+	}
+	f.said[msg] = true
+	f.Warn(msg)
+}
+
+func (f *Files) readPrefs() Settings {
+	if f.Prefs == "" {
+		return nil
+	}
+	s, notes, err := readPlist(f.Prefs)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		f.warn("managed preferences could not be read (" + reason(err) + "); no settings taken from them")
+		return nil
+	}
+	for _, n := range notes {
+		f.warn("managed preferences: " + n)
+	}
+	return s
+}
+
+func (f *Files) readConf() Settings {
+	if f.Conf == "" {
+		return nil
+	}
+	cf, err := ReadConfFile(f.Conf)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		f.warn("settings file refused: " + reason(err) + "; no settings taken from it" + remedy(err))
+		return nil
+	}
+	if cf.Readable {
+		f.warn("settings file is readable by other users; it holds the provisioning token (chmod 600 it)")
+	}
+	for _, n := range cf.Notes {
+		f.warn("settings file: " + n)
+	}
+	return cf.Settings
+}
+
+// reason names the rule a file broke, in words fixed here.
+func reason(err error) string {
+	for _, known := range []error{ErrInsecureFile, ErrNotRootOwned, safefile.ErrNotRegular, safefile.ErrTooLarge} {
+		if errors.Is(err, known) {
+			return known.Error()
+		}
+	}
+	if errors.Is(err, ErrUnreadable) {
+		return "not a plist dictionary of settings"
+	}
+	return "the file could not be opened"
+}
+
+func remedy(err error) string {
+	switch {
+	case errors.Is(err, ErrInsecureFile):
+		return " (chmod 600 it)"
+	case errors.Is(err, ErrNotRootOwned):
+		return " (chown root:root it)"
+	}
+	return ""
+}

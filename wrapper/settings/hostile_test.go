@@ -1,0 +1,92 @@
+package settings
+
+import (
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"howett.net/plist"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/settings/plisttest"
+)
+
+// maxParseAlloc bounds what parsing any file up to MaxFileSize may
+// allocate in all, garbage included: a few times the file, never what its
+// structure claims.
+const maxParseAlloc = 24 << 20
+
+// allocated runs parse and returns the bytes it allocated.
+func allocated(parse func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	parse()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// Each hostile shape reads in bounded memory, keeps the token when the
+// file is a valid plist, and never puts the token in a note.
+func TestHostileFilesReadInBoundedMemory(t *testing.T) {
+	unreadable := map[string]bool{"xml-entities": true}
+	for name, data := range plisttest.All(canary, MaxValueLen) {
+		t.Run(name, func(t *testing.T) {
+			if len(data) > MaxFileSize {
+				t.Fatalf("%d bytes: over the cap, the test proves nothing", len(data))
+			}
+			var s Settings
+			var notes []string
+			var err error
+			began := time.Now()
+			n := allocated(func() { s, notes, err = parsePlist(data) })
+			t.Logf("%s: %d bytes in, %d bytes allocated, %v", name, len(data), n, time.Since(began))
+			if n > maxParseAlloc {
+				t.Fatalf("allocated %d bytes for a %d-byte file", n, len(data))
+			}
+			if unreadable[name] {
+				if err == nil {
+					t.Fatal("accepted")
+				}
+				return
+			}
+			if err != nil || s[ProvisionToken] != canary {
+				t.Fatalf("token lost: %v", err)
+			}
+			if strings.Contains(strings.Join(notes, " "), canary) {
+				t.Fatal("a note holds the token")
+			}
+		})
+	}
+}
+
+// FuzzParsePlist: no input may crash the reader, keep an oversized value,
+// or allocate beyond the bound, whatever shape it has.
+func FuzzParsePlist(f *testing.F) {
+	f.Add(hugeStringPlist())
+	f.Add(selfArrayPlist())
+	f.Add(plistBytes(f, map[string]any{"ProvisionToken": canary, "UseDevEnvironment": true}, plist.BinaryFormat))
+	f.Add(plistBytes(f, map[string]any{"CustomHostname": "x", "UseDevEnvironment": 1}, plist.XMLFormat))
+	f.Add(plisttest.SharedObjects(canary, 30, 15))
+	f.Add(plisttest.DeepBinary(canary, 2000))
+	f.Add(plisttest.XMLEntities(canary))
+	f.Add([]byte(strings.Repeat("<array>", 5000)))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > MaxFileSize {
+			return
+		}
+		var s Settings
+		var err error
+		if n := allocated(func() { s, err = ParsePlist(data) }); n > maxParseAlloc {
+			t.Fatalf("allocated %d bytes for %d input bytes", n, len(data))
+		}
+		if err != nil {
+			return
+		}
+		for k, v := range s {
+			if len(v) > MaxValueLen {
+				t.Fatalf("%s: %d bytes kept", k, len(v))
+			}
+			_ = v + "" // a broken string would crash here
+		}
+	})
+}

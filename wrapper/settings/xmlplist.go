@@ -1,0 +1,209 @@
+package settings
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"io"
+	"strconv"
+)
+
+// An XML plist is read as a stream of raw tokens: only the entries of the
+// top dictionary are looked at, everything else is skipped as it passes,
+// and the walk is bounded in tokens. The reader matches end tags itself
+// with a stack of bare names (encoding/xml's own stack costs several
+// times more per level), so nesting costs little whatever its depth.
+
+var errBadXMLPlist = errors.New("XML plist is not a dictionary of settings")
+
+const (
+	// maxXMLTokens bounds the walk's time whatever the file holds; a
+	// MaxFileSize file of the smallest tokens stays below it.
+	maxXMLTokens = MaxFileSize
+	// maxKeyLen is longer than any key name.
+	maxKeyLen = 32
+	// maxIntegerText is longer than any 64-bit integer in decimal or hex.
+	maxIntegerText = 32
+)
+
+type xmlWalker struct {
+	d      *xml.Decoder
+	open   []xml.Name // elements started and not yet ended
+	tokens int
+}
+
+func parseXMLPlist(data []byte) (rawValues, error) {
+	w := &xmlWalker{d: xml.NewDecoder(bytes.NewReader(data))}
+	root, err := w.child()
+	if err != nil || root.Name.Local != "plist" {
+		return nil, errBadXMLPlist
+	}
+	top, err := w.child()
+	if err != nil || top.Name.Local != "dict" {
+		return nil, errBadXMLPlist
+	}
+	found, err := w.dict()
+	if err != nil {
+		return nil, err
+	}
+	return found, w.rest()
+}
+
+// next returns the next token, counting tokens and matching end tags. At
+// the end of the input every element must have ended.
+func (w *xmlWalker) next() (xml.Token, error) {
+	w.tokens++
+	if w.tokens > maxXMLTokens {
+		return nil, errBadXMLPlist
+	}
+	tok, err := w.d.RawToken()
+	if err == io.EOF && len(w.open) > 0 {
+		return nil, errBadXMLPlist
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch t := tok.(type) {
+	case xml.StartElement:
+		w.open = append(w.open, t.Name)
+	case xml.EndElement:
+		if len(w.open) == 0 || w.open[len(w.open)-1] != t.Name {
+			return nil, errBadXMLPlist
+		}
+		w.open = w.open[:len(w.open)-1]
+	}
+	return tok, nil
+}
+
+// child returns the next element that starts at this level, passing over
+// text, comments and processing instructions. It fails at the end of the
+// enclosing element.
+func (w *xmlWalker) child() (xml.StartElement, error) {
+	for {
+		tok, err := w.next()
+		if err != nil {
+			return xml.StartElement{}, err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			return t, nil
+		case xml.EndElement:
+			return xml.StartElement{}, io.EOF
+		}
+	}
+}
+
+// dict reads the top dictionary's entries: a <key>, then its value.
+func (w *xmlWalker) dict() (rawValues, error) {
+	found := rawValues{}
+	for {
+		el, err := w.child()
+		if err == io.EOF {
+			return found, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if el.Name.Local != "key" {
+			return nil, errBadXMLPlist
+		}
+		name, err := w.text(maxKeyLen)
+		if err != nil {
+			return nil, err
+		}
+		valueEl, err := w.child()
+		if err != nil {
+			return nil, errBadXMLPlist
+		}
+		k, known := isKeyBytes(name)
+		if !known {
+			if err := w.skip(); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		v, err := w.value(valueEl)
+		if err != nil {
+			return nil, err
+		}
+		found[k] = v
+	}
+}
+
+// value reads the element just started as a setting's value.
+func (w *xmlWalker) value(el xml.StartElement) (value, error) {
+	switch el.Name.Local {
+	case "string":
+		s, err := w.text(MaxValueLen)
+		if err != nil {
+			return value{}, err
+		}
+		if len(s) > MaxValueLen {
+			return value{kind: valueTooLong}, nil
+		}
+		return value{kind: valueString, s: string(s)}, nil
+	case "true", "false":
+		if _, err := w.text(0); err != nil {
+			return value{}, err
+		}
+		return value{kind: valueBool, b: el.Name.Local == "true"}, nil
+	case "integer":
+		s, err := w.text(maxIntegerText)
+		if err != nil {
+			return value{}, err
+		}
+		n, err := strconv.ParseInt(string(bytes.TrimSpace(s)), 0, 64)
+		if err != nil {
+			return value{kind: valueOther}, nil
+		}
+		return value{kind: valueInt, nonZero: n != 0}, nil
+	}
+	return value{kind: valueOther}, w.skip()
+}
+
+// text reads the text of the element just started, up to its end, keeping
+// at most limit+1 bytes (so a caller can tell it was longer). A child
+// element is not text: the file is refused.
+func (w *xmlWalker) text(limit int) ([]byte, error) {
+	var out []byte
+	for {
+		tok, err := w.next()
+		if err != nil {
+			return nil, err
+		}
+		switch t := tok.(type) {
+		case xml.CharData:
+			room := limit + 1 - len(out)
+			out = append(out, t[:min(len(t), max(room, 0))]...)
+		case xml.EndElement:
+			return out, nil
+		case xml.StartElement:
+			return nil, errBadXMLPlist
+		}
+	}
+}
+
+// skip passes over the rest of the element just started.
+func (w *xmlWalker) skip() error {
+	level := len(w.open)
+	for len(w.open) >= level {
+		if _, err := w.next(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rest reads to the end of the document, so a file that is not well
+// formed gives no settings, as it would give none to macOS.
+func (w *xmlWalker) rest() error {
+	for {
+		_, err := w.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
