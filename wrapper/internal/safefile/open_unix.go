@@ -18,7 +18,7 @@ func open(path string, noLinks bool) (*os.File, error) {
 	}
 	f, err := os.OpenFile(path, flags, 0)
 	if errors.Is(err, syscall.ELOOP) {
-		return nil, ErrRefused
+		return nil, ErrNotRegular
 	}
 	return f, err
 }

@@ -12,7 +12,7 @@ import (
 func open(path string, noLinks bool) (*os.File, error) {
 	p, err := windows.UTF16PtrFromString(path)
 	if err != nil {
-		return nil, ErrRefused
+		return nil, ErrNotRegular
 	}
 	attrs := uint32(windows.FILE_ATTRIBUTE_NORMAL)
 	if noLinks {
@@ -26,7 +26,7 @@ func open(path string, noLinks bool) (*os.File, error) {
 	}
 	if t, err := windows.GetFileType(h); err != nil || t != windows.FILE_TYPE_DISK {
 		windows.CloseHandle(h)
-		return nil, ErrRefused
+		return nil, ErrNotRegular
 	}
 	return os.NewFile(uintptr(h), path), nil
 }
