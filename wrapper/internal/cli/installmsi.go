@@ -10,8 +10,10 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/msiexec"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
 
 // runInstallMSI is the Intune Win32 / RMM mode: install the MSI with
@@ -45,7 +47,10 @@ func runInstallMSI(args []string, stdout, stderr io.Writer) int {
 	}
 	osys := platform.Current()
 	dir := osys.LastResultDir(f.homeOrDefault(osys))
-	os.MkdirAll(dir, 0o755)
+	if err := report.PrepareRecordDir(dir); err != nil {
+		fmt.Fprintln(stdout, codes.Package("WRAPPER_INTERNAL").Line())
+		return codes.Package("WRAPPER_INTERNAL").Exit()
+	}
 	in := msiexec.Install{MSI: fs.Arg(0), Properties: props, RecordDir: dir, LogDir: os.TempDir(), Run: runMsiexec, Now: time.Now}
 	code, outcome, fresh := in.Do(context.Background())
 	if fresh {

@@ -28,7 +28,7 @@ func runUninstall(args []string, stdout, stderr io.Writer) int {
 	code := uninstallService(f.ctrldPath())
 	home := f.homeOrDefault(osys)
 	records := osys.LastResultDir(home)
-	os.Remove(filepath.Join(records, report.LastFileName))
+	report.RemoveLast(records) // never inside a folder a user controls
 	os.Remove(filepath.Join(home, lock.FileName))
 	if records != home {
 		os.Remove(records) // only succeeds when empty

@@ -19,11 +19,29 @@ const LastFileName = "ctrld-install-last-result"
 const maxLastSize = 512
 
 // SaveLast records the line atomically: a reader sees the old line or the
-// new one, never a mix.
+// new one, never a mix. When the folder is refused nothing in it is
+// touched; when the write fails the old record is removed, so that `last`
+// cannot go on reporting an older attempt.
 func SaveLast(dir string, o codes.Outcome) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := prepareRecordDir(dir); err != nil {
 		return err
 	}
+	err := writeLast(dir, o)
+	if err != nil {
+		os.Remove(filepath.Join(dir, LastFileName))
+	}
+	return err
+}
+
+// RemoveLast deletes the record, only from a folder CheckRecordDir accepts.
+func RemoveLast(dir string) error {
+	if err := checkRecordDir(dir); err != nil {
+		return err
+	}
+	return os.Remove(filepath.Join(dir, LastFileName))
+}
+
+func writeLast(dir string, o codes.Outcome) error {
 	tmp, err := os.CreateTemp(dir, ".ctrld-install-last-*")
 	if err != nil {
 		return err
@@ -50,6 +68,9 @@ func SaveLast(dir string, o codes.Outcome) error {
 // ReadLast returns the recorded line, re-validated so a tampered or
 // corrupt file yields nothing.
 func ReadLast(dir string) (codes.Outcome, bool) {
+	if checkRecordDir(dir) != nil {
+		return codes.Outcome{}, false
+	}
 	data, err := safefile.Read(filepath.Join(dir, LastFileName), safefile.Options{MaxSize: maxLastSize})
 	if err != nil {
 		return codes.Outcome{}, false

@@ -1,0 +1,193 @@
+package winacl
+
+import (
+	"errors"
+	"io/fs"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const aUser = "S-1-5-21-1004336348-1177238915-682003330-1001"
+
+// programDataInherited is what a folder a standard user creates in
+// ProgramData gets: it is theirs, and ProgramData's entries flow down.
+func programDataInherited() Folder {
+	return Folder{Directory: true, Owner: aUser, DACL: []Entry{
+		{Allow: true, SID: System, Mask: 0x1f01ff},
+		{Allow: true, SID: Administrators, Mask: 0x1f01ff},
+		{Allow: true, SID: aUser, Mask: 0x1f01ff},
+		{Allow: true, SID: Users, Mask: 0x1200a9},
+		{Allow: true, SID: Users, Mask: fileAddFile | fileAddSubdirectory},
+	}}
+}
+
+// parseDACL reads the (A;flags;rights;;;trustee) entries of an SDDL
+// string, enough to judge ProtectedDACL as Windows would build it.
+func parseDACL(t *testing.T, sddl string) Folder {
+	t.Helper()
+	aliases := map[string]string{"SY": System, "BA": Administrators, "BU": Users, "WD": Everyone, "AU": AuthenticatedUsers}
+	rights := map[string]uint32{"FA": 0x1f01ff, "FR": 0x120089}
+	owner := regexp.MustCompile(`O:([A-Z]{2})`).FindStringSubmatch(sddl)
+	if owner == nil || !strings.Contains(sddl, "D:P(") {
+		t.Fatalf("%q: no owner or not protected", sddl)
+	}
+	f := Folder{Directory: true, Owner: aliases[owner[1]]}
+	for _, m := range regexp.MustCompile(`\(([AD]);([A-Z]*);([^;]+);;;([A-Z]{2})\)`).FindAllStringSubmatch(sddl, -1) {
+		mask, ok := rights[m[3]]
+		if !ok {
+			n, err := strconv.ParseUint(strings.TrimPrefix(m[3], "0x"), 16, 32)
+			if err != nil {
+				t.Fatalf("rights %q", m[3])
+			}
+			mask = uint32(n)
+		}
+		f.DACL = append(f.DACL, Entry{Allow: m[1] == "A", SID: aliases[m[4]], Mask: mask, InheritOnly: strings.Contains(m[2], "IO")})
+	}
+	if len(f.DACL) != 3 {
+		t.Fatalf("%q: %d entries", sddl, len(f.DACL))
+	}
+	return f
+}
+
+func TestJudge(t *testing.T) {
+	created := parseDACL(t, ProtectedDACL)
+	with := func(f Folder, change func(*Folder)) Folder {
+		f.DACL = append([]Entry(nil), f.DACL...)
+		change(&f)
+		return f
+	}
+	for name, tc := range map[string]struct {
+		f    Folder
+		want error
+	}{
+		"as created":             {created, nil},
+		"owned by SYSTEM":        {with(created, func(f *Folder) { f.Owner = System }), nil},
+		"a user's folder":        {programDataInherited(), ErrOwner},
+		"a user's, given to BA":  {with(programDataInherited(), func(f *Folder) { f.Owner = Administrators }), ErrWritable},
+		"a junction":             {with(created, func(f *Folder) { f.Reparse = true }), ErrReparsePoint},
+		"a file":                 {with(created, func(f *Folder) { f.Directory = false }), ErrNotDirectory},
+		"no DACL":                {with(created, func(f *Folder) { f.NullDACL, f.DACL = true, nil }), ErrNullDACL},
+		"Users may add files":    {with(created, func(f *Folder) { f.DACL[2].Mask |= fileAddFile }), ErrWritable},
+		"Users may delete child": {with(created, func(f *Folder) { f.DACL[2].Mask |= fileDeleteChild }), ErrWritable},
+		"Everyone may append": {with(created, func(f *Folder) {
+			f.DACL = append(f.DACL, Entry{Allow: true, SID: Everyone, Mask: fileAddSubdirectory})
+		}), ErrWritable},
+		"INTERACTIVE may rewrite the DACL": {with(created, func(f *Folder) {
+			f.DACL = append(f.DACL, Entry{Allow: true, SID: Interactive, Mask: writeDAC})
+		}), ErrWritable},
+		"Authenticated Users, inherit-only write": {with(created, func(f *Folder) {
+			f.DACL = append(f.DACL, Entry{Allow: true, SID: AuthenticatedUsers, Mask: genericWrite, InheritOnly: true})
+		}), ErrWritable},
+		"a user's own SID may write": {with(created, func(f *Folder) {
+			f.DACL = append(f.DACL, Entry{Allow: true, SID: aUser, Mask: 0x1f01ff})
+		}), ErrWritable},
+		"CREATOR OWNER, inherit-only": {with(created, func(f *Folder) {
+			f.DACL = append(f.DACL, Entry{Allow: true, SID: CreatorOwner, Mask: genericAll, InheritOnly: true})
+		}), nil},
+		"CREATOR OWNER on the folder itself": {with(created, func(f *Folder) {
+			f.DACL = append(f.DACL, Entry{Allow: true, SID: CreatorOwner, Mask: genericAll})
+		}), ErrWritable},
+		"a deny entry does not vouch": {with(created, func(f *Folder) {
+			f.DACL = append(f.DACL, Entry{Allow: false, SID: Users, Mask: writeRights}, Entry{Allow: true, SID: Users, Mask: fileAddFile})
+		}), ErrWritable},
+		"Users read and execute only": {with(created, func(f *Folder) { f.DACL[2].Mask = 0x1200a9 }), nil},
+	} {
+		t.Run(name, func(t *testing.T) {
+			err := Judge(tc.f, System)
+			if tc.want == nil && err != nil || tc.want != nil && !errors.Is(err, tc.want) {
+				t.Fatalf("got %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+// The account the wrapper runs as may own and write the folder: it can do
+// all the wrapper does anyway. Anyone else may not, however the folder
+// came to be.
+func TestJudgeTrustsOnlySelfBeyondSystemAndAdministrators(t *testing.T) {
+	wine := Folder{Directory: true, Owner: aUser, DACL: []Entry{
+		{Allow: true, SID: System, Mask: 0x1f01ff},
+		{Allow: true, SID: aUser, Mask: 0x1f01ff},
+		{Allow: true, SID: Everyone, Mask: 0x1200a9},
+	}}
+	if err := Judge(wine, aUser); err != nil {
+		t.Fatalf("own folder refused: %v", err)
+	}
+	if err := Judge(wine, System); !errors.Is(err, ErrOwner) {
+		t.Fatalf("SYSTEM trusted a user's folder: %v", err)
+	}
+	if err := Judge(programDataInherited(), aUser); !errors.Is(err, ErrWritable) {
+		t.Fatalf("Users may add files, yet: %v", err)
+	}
+	if err := Judge(Folder{Directory: true, Owner: ""}, ""); !errors.Is(err, ErrOwner) {
+		t.Fatalf("an unknown self made an unowned folder trusted: %v", err)
+	}
+}
+
+func TestJudgeNamesWhoMayWrite(t *testing.T) {
+	err := Judge(programDataInheritedOwnedBy(Administrators), System)
+	if err == nil || !strings.Contains(err.Error(), aUser) {
+		t.Fatalf("%v does not name the account", err)
+	}
+}
+
+func programDataInheritedOwnedBy(owner string) Folder {
+	f := programDataInherited()
+	f.Owner = owner
+	return f
+}
+
+type fakeFS struct {
+	exists  bool
+	folder  Folder
+	created bool
+	err     error
+}
+
+func (f *fakeFS) Create(string) error {
+	if f.err != nil {
+		return f.err
+	}
+	if f.exists {
+		return fs.ErrExist
+	}
+	f.created = true
+	return nil
+}
+
+func (f *fakeFS) Self() (string, error) { return System, nil }
+
+func (f *fakeFS) Inspect(string) (Folder, error) {
+	if !f.exists {
+		return Folder{}, fs.ErrNotExist
+	}
+	return f.folder, nil
+}
+
+func TestEnsure(t *testing.T) {
+	fresh := &fakeFS{}
+	if err := Ensure(fresh, `C:\ProgramData\ControlD`); err != nil || !fresh.created {
+		t.Fatalf("fresh: %v, created %v", err, fresh.created)
+	}
+	planted := &fakeFS{exists: true, folder: programDataInherited()}
+	if err := Ensure(planted, `C:\ProgramData\ControlD`); !errors.Is(err, ErrOwner) {
+		t.Fatalf("planted: %v", err)
+	}
+	junction := &fakeFS{exists: true, folder: Folder{Reparse: true, Directory: true, Owner: Administrators}}
+	if err := Ensure(junction, `C:\ProgramData\ControlD`); !errors.Is(err, ErrReparsePoint) {
+		t.Fatalf("junction: %v", err)
+	}
+	ours := &fakeFS{exists: true, folder: parseDACL(t, ProtectedDACL)}
+	if err := Ensure(ours, `C:\ProgramData\ControlD`); err != nil {
+		t.Fatalf("our own folder: %v", err)
+	}
+	denied := &fakeFS{err: fs.ErrPermission}
+	if err := Ensure(denied, `C:\ProgramData\ControlD`); !errors.Is(err, fs.ErrPermission) {
+		t.Fatalf("create failed: %v", err)
+	}
+	if err := Check(&fakeFS{}, `C:\ProgramData\ControlD`); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("missing: %v", err)
+	}
+}
