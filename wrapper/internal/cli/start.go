@@ -62,8 +62,9 @@ func runStart(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	osys := platform.Current()
 	outcome := safely(func() codes.Outcome {
-		if err := report.CheckRecordDir(osys.LastResultDir(f.homeOrDefault(osys))); err != nil {
-			syslog.Warn("the last-result folder is refused: " + err.Error())
+		dir := osys.LastResultDir(f.homeOrDefault(osys))
+		if err := report.CheckRecordDir(dir); err != nil {
+			syslog.Warn("last-result folder " + dir + " refused: " + err.Error())
 			return codes.Package("WRAPPER_INTERNAL")
 		}
 		p := &provision.Provisioner{Config: f.config(osys, syslog), OS: osys, Log: syslog}
