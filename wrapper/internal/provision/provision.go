@@ -15,6 +15,7 @@ import (
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/secret"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
@@ -100,6 +101,10 @@ func (p *Provisioner) service() platform.Service {
 
 func (p *Provisioner) provision(ctx context.Context) codes.Outcome {
 	if !isExecutable(p.Config.Ctrld) {
+		return codes.Package("CTRLD_NOT_FOUND")
+	}
+	if err := safefile.Replaceable(p.Config.Ctrld); err != nil {
+		p.Log.Warn("ctrld not run: " + err.Error())
 		return codes.Package("CTRLD_NOT_FOUND")
 	}
 	svc := p.service()
