@@ -12,10 +12,21 @@ import (
 	"github.com/ctrld-install/ctrld-install/installers/macos/cpio"
 )
 
+// InstallDir is where both binaries land: a folder only root can write,
+// all the way up (/ and /Library are root:wheel 0755 on every Mac), since
+// launchd and the postinstall run them as root. /usr/local/bin is not one:
+// Homebrew on Intel Macs gives it, and often /usr/local itself, to the
+// user who installed Homebrew, so nothing under /usr/local is safe.
+const InstallDir = "/Library/ControlD"
+
+// LegacyInstallDir is where releases before InstallDir put the binaries;
+// the postinstall moves an existing service off it.
+const LegacyInstallDir = "/usr/local/bin"
+
 // entry is one payload path. Payload, Bom, numberOfFiles and installKBytes
 // all derive from one list of these, so they cannot disagree.
 type entry struct {
-	name   string // "." or "./usr/local/bin/ctrld"
+	name   string // "." or "./Library/ControlD/ctrld"
 	mode   int64  // st_mode with type bits
 	size   int64
 	source string // file to copy, for regular files

@@ -1,6 +1,6 @@
 // Package macos builds ctrld's macOS installer: a product archive (.pkg)
 // holding one component package that installs ctrld and ctrld-install in
-// /usr/local/bin and runs a postinstall shim. It is pure Go, so it builds
+// /Library/ControlD and runs a postinstall shim. It is pure Go, so it builds
 // on any OS; the format layers live in the xar, cpio, bom and macho
 // packages beside this one.
 package macos
@@ -15,9 +15,6 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/installers/macos/macho"
 )
-
-// InstallDir is where both binaries land.
-const InstallDir = "/usr/local/bin"
 
 //go:embed scripts/postinstall
 var postinstall []byte

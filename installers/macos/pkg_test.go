@@ -127,7 +127,7 @@ func TestPackageStructure(t *testing.T) {
 		t.Fatal(err)
 	}
 	payload := readCpioGz(t, payloadData)
-	wantPaths := []string{".", "./usr", "./usr/local", "./usr/local/bin", "./usr/local/bin/ctrld", "./usr/local/bin/ctrld-install"}
+	wantPaths := []string{".", "./Library", "./Library/ControlD", "./Library/ControlD/ctrld", "./Library/ControlD/ctrld-install"}
 	var got []string
 	for _, e := range payload {
 		got = append(got, e.h.Name)
@@ -308,9 +308,9 @@ func TestRealToolsReadThePackage(t *testing.T) {
 			t.Fatalf("cpio -i %s: %v\n%s", member, err, out)
 		}
 	}
-	ctrld, _ := os.ReadFile(filepath.Join(root, "usr", "local", "bin", "ctrld"))
+	ctrld, _ := os.ReadFile(filepath.Join(root, InstallDir, "ctrld"))
 	checkUniversal(t, ctrld, p.Ctrld)
-	wrapper, _ := os.ReadFile(filepath.Join(root, "usr", "local", "bin", "ctrld-install"))
+	wrapper, _ := os.ReadFile(filepath.Join(root, InstallDir, "ctrld-install"))
 	checkUniversal(t, wrapper, p.Wrapper)
 	script, _ := os.ReadFile(filepath.Join(root, "postinstall"))
 	if !bytes.Equal(script, postinstall) {

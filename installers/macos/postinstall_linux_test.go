@@ -17,7 +17,7 @@ import (
 )
 
 // The postinstall shim, taken from a built package, runs under busybox sh
-// in a chroot laid out like a Mac: /usr/local/bin holds the wrapper (a
+// in a chroot laid out like a Mac: /Library/ControlD holds the wrapper (a
 // Linux build with the macOS behaviour, tag simulate_darwin) and the fake
 // ctrld; /bin/launchctl is a stand-in that logs its calls; managed
 // preferences are real plist files where a profile puts them.
@@ -73,10 +73,11 @@ type macRoot struct {
 
 func newMacRoot(t *testing.T, script []byte) *macRoot {
 	wrapper, ctrld := simulatedBinaries(t)
-	root := testenv.NewChroot(t, []string{"usr/local/bin", "Library/LaunchDaemons", "Library/Managed Preferences", "etc"}, "cat", "rm")
+	root := testenv.NewChroot(t, []string{"usr/local/bin", "Library/ControlD", "Library/LaunchDaemons", "Library/Managed Preferences", "etc"},
+		"cat", "rm", "grep", "sed")
 	m := &macRoot{t, root}
-	m.copy(wrapper, "/usr/local/bin/ctrld-install", 0o755)
-	m.copy(ctrld, "/usr/local/bin/ctrld", 0o755)
+	m.copy(wrapper, InstallDir+"/ctrld-install", 0o755)
+	m.copy(ctrld, InstallDir+"/ctrld", 0o755)
 	m.write("/tmp/postinstall", script, 0o755)
 	// launchctl stand-in: logs its arguments; "load" creates nothing, the
 	// plist is already there on an upgrade.
@@ -102,7 +103,7 @@ func (m *macRoot) copy(src, dst string, mode os.FileMode) {
 
 func (m *macRoot) scenario(lines ...string) {
 	base := []string{"home=/etc/controld", "service-file=" + daemonPath, "record=/tmp/ctrld-calls"}
-	m.write("/usr/local/bin/fake-ctrld.scenario", []byte(strings.Join(append(base, lines...), "\n")+"\n"), 0o644)
+	m.write(InstallDir+"/fake-ctrld.scenario", []byte(strings.Join(append(base, lines...), "\n")+"\n"), 0o644)
 }
 
 func (m *macRoot) prefs(format int, values map[string]any) {
@@ -233,6 +234,64 @@ func TestPostinstallUpgrade(t *testing.T) {
 			t.Fatal("service not reloaded")
 		}
 	})
+}
+
+// daemonPlist is the launchd job as ctrld writes it, for a binary at path.
+func daemonPlist(path string) []byte {
+	return []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0"><dict>
+	<key>Label</key><string>ctrld</string>
+	<key>ProgramArguments</key><array>
+		<string>` + path + `</string>
+		<string>run</string>
+	</array>
+</dict></plist>
+`)
+}
+
+// An upgrade from a release that installed into /usr/local/bin points the
+// launchd job at the new place and removes the old, user-replaceable
+// copies; the reload then starts the new binary.
+func TestPostinstallUpgradeFromLegacyLocation(t *testing.T) {
+	testenv.RequireTool(t, "chroot")
+	m := newMacRoot(t, shippedPostinstall(t))
+	m.scenario()
+	m.write(LegacyInstallDir+"/ctrld", []byte("old"), 0o755)
+	m.write(LegacyInstallDir+"/ctrld-install", []byte("old"), 0o755)
+	m.write(LegacyInstallDir+"/brew-tool", []byte("keep"), 0o755)
+	m.write(daemonPath, daemonPlist(LegacyInstallDir+"/ctrld"), 0o644)
+	if line := m.run(0); line != "provisioning complete (exit 0)" {
+		t.Fatalf("line %q", line)
+	}
+	if got := m.read(daemonPath); got != string(daemonPlist(InstallDir+"/ctrld")) {
+		t.Fatalf("launchd job not moved:\n%s", got)
+	}
+	if got := m.read("/tmp/launchctl.log"); got != "unload "+daemonPath+"\nload -w "+daemonPath+"\n" {
+		t.Fatalf("launchctl calls %q", got)
+	}
+	for _, gone := range []string{"/ctrld", "/ctrld-install"} {
+		if _, err := os.Lstat(m.path(LegacyInstallDir + gone)); err == nil {
+			t.Errorf("%s%s left behind", LegacyInstallDir, gone)
+		}
+	}
+	if m.read(LegacyInstallDir+"/brew-tool") != "keep" {
+		t.Error("removed a file that is not ours")
+	}
+	if info, err := os.Stat(m.path(daemonPath)); err != nil || info.Mode().Perm() != 0o644 {
+		t.Errorf("launchd plist mode changed: %v", err)
+	}
+}
+
+// A job that already runs from the new place is left as it is.
+func TestPostinstallLeavesACurrentJobAlone(t *testing.T) {
+	testenv.RequireTool(t, "chroot")
+	m := newMacRoot(t, shippedPostinstall(t))
+	m.scenario()
+	m.write(daemonPath, daemonPlist(InstallDir+"/ctrld"), 0o644)
+	m.run(0)
+	if got := m.read(daemonPath); got != string(daemonPlist(InstallDir+"/ctrld")) {
+		t.Fatalf("launchd job changed:\n%s", got)
+	}
 }
 
 func TestPostinstallMissingProfile(t *testing.T) {

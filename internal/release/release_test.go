@@ -228,7 +228,7 @@ func checkPkg(t *testing.T, pkg string, slices ...[]byte) {
 		if err != nil {
 			t.Fatalf("no ctrld in the payload: %v", err)
 		}
-		if h.Name != "./usr/local/bin/ctrld" {
+		if h.Name != "./Library/ControlD/ctrld" {
 			continue
 		}
 		data, _ := io.ReadAll(cr)
