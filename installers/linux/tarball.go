@@ -14,9 +14,11 @@ func (p Package) TarballName() string {
 
 const tarballReadme = `ctrld for Linux machines without a package manager.
 
-  sudo CTRLD_PROVISION_TOKEN=<token> ./install.sh
+  sudo ./install.sh --token-file /root/ctrld-token
 
-or put ProvisionToken=<token> in ` + SettingsFile + ` (mode 0600) first.
+(the token alone in a root-only file), or put ProvisionToken=<token> in
+` + SettingsFile + ` (mode 0600) first. Never pass the token on a command
+line: every local user can read it there.
 install.sh copies ctrld and ctrld-install to $PREFIX/bin (default
 /usr/local/bin), runs "ctrld-install start", prints one result line and
 exits with its code. "ctrld-install last" prints it again later.
