@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"errors"
 	"runtime"
 	"strings"
 	"testing"
@@ -11,10 +12,11 @@ import (
 	"github.com/ctrld-install/ctrld-install/wrapper/settings/plisttest"
 )
 
-// maxParseAlloc bounds what parsing any file up to MaxFileSize may
-// allocate in all, garbage included: a few times the file, never what its
-// structure claims.
-const maxParseAlloc = 24 << 20
+// maxParseAlloc bounds what parsing a file of n bytes may allocate in
+// all, garbage included: linear in the file (encoding/xml allocates a
+// little for every token), never what its structure claims. The peak that
+// matters, RSS, is measured on the real wrapper in the wrapper package.
+func maxParseAlloc(n int) uint64 { return 64*uint64(n) + 1<<20 }
 
 // allocated runs parse and returns the bytes it allocated.
 func allocated(parse func()) uint64 {
@@ -40,7 +42,7 @@ func TestHostileFilesReadInBoundedMemory(t *testing.T) {
 			began := time.Now()
 			n := allocated(func() { s, notes, err = parsePlist(data) })
 			t.Logf("%s: %d bytes in, %d bytes allocated, %v", name, len(data), n, time.Since(began))
-			if n > maxParseAlloc {
+			if n > maxParseAlloc(len(data)) {
 				t.Fatalf("allocated %d bytes for a %d-byte file", n, len(data))
 			}
 			if unreadable[name] {
@@ -76,7 +78,7 @@ func FuzzParsePlist(f *testing.F) {
 		}
 		var s Settings
 		var err error
-		if n := allocated(func() { s, err = ParsePlist(data) }); n > maxParseAlloc {
+		if n := allocated(func() { s, err = ParsePlist(data) }); n > maxParseAlloc(len(data)) {
 			t.Fatalf("allocated %d bytes for %d input bytes", n, len(data))
 		}
 		if err != nil {
@@ -89,4 +91,27 @@ func FuzzParsePlist(f *testing.F) {
 			_ = v + "" // a broken string would crash here
 		}
 	})
+}
+
+// The stream reader matches end tags itself: a file that is not well
+// formed gives no settings, as it would give none to macOS.
+func TestXMLPlistMustBeWellFormed(t *testing.T) {
+	head := `<?xml version="1.0"?><plist version="1.0">`
+	for name, body := range map[string]string{
+		"mismatched end":    `<dict><key>ProvisionToken</key><string>` + canary + `</b></dict>`,
+		"unclosed":          `<dict><key>ProvisionToken</key><string>` + canary + `</string>`,
+		"key without value": `<dict><key>ProvisionToken</key></dict>`,
+		"not a dict":        `<array><string>` + canary + `</string></array>`,
+		"element in a key":  `<dict><key>Provision<b/>Token</key><string>x</string></dict>`,
+		"mismatch skipped":  `<dict><key>X</key><array><a></b></array><key>ProvisionToken</key><string>x</string></dict>`,
+	} {
+		if s, err := ParsePlist([]byte(head + body + `</plist>`)); !errors.Is(err, ErrUnreadable) {
+			t.Errorf("%s: got %d settings, %v", name, len(s), err)
+		}
+	}
+	good := head + `<!-- managed --><dict><key>X</key><dict><key>ProvisionToken</key><string>inner</string></dict>` +
+		`<key>ProvisionToken</key><string>` + canary + `</string></dict></plist>`
+	if s, err := ParsePlist([]byte(good)); err != nil || s[ProvisionToken] != canary {
+		t.Fatalf("nested same-named key confused the reader: %q %v", s[ProvisionToken], err)
+	}
 }

@@ -11,8 +11,9 @@ import (
 // An XML plist is read as a stream of raw tokens: only the entries of the
 // top dictionary are looked at, everything else is skipped as it passes,
 // and the walk is bounded in tokens. The reader matches end tags itself
-// with a stack of bare names (encoding/xml's own stack costs several
-// times more per level), so nesting costs little whatever its depth.
+// with a stack of names packed in one byte slice (encoding/xml's own stack
+// costs tens of bytes per level), so nesting costs a few bytes a level
+// whatever its depth.
 
 var errBadXMLPlist = errors.New("XML plist is not a dictionary of settings")
 
@@ -28,8 +29,38 @@ const (
 
 type xmlWalker struct {
 	d      *xml.Decoder
-	open   []xml.Name // elements started and not yet ended
+	open   nameStack // elements started and not yet ended
 	tokens int
+}
+
+// nameStack holds element names end to end in one slice.
+type nameStack struct {
+	names []byte
+	ends  []int32
+}
+
+func (s *nameStack) depth() int { return len(s.ends) }
+
+func (s *nameStack) push(n xml.Name) {
+	s.names = append(s.names, n.Space...)
+	s.names = append(s.names, ':')
+	s.names = append(s.names, n.Local...)
+	s.ends = append(s.ends, int32(len(s.names)))
+}
+
+// pop removes the innermost name, reporting whether it was n.
+func (s *nameStack) pop(n xml.Name) bool {
+	if len(s.ends) == 0 {
+		return false
+	}
+	start := 0
+	if len(s.ends) > 1 {
+		start = int(s.ends[len(s.ends)-2])
+	}
+	top := s.names[start:s.ends[len(s.ends)-1]]
+	s.names, s.ends = s.names[:start], s.ends[:len(s.ends)-1]
+	return len(top) == len(n.Space)+1+len(n.Local) && string(top[:len(n.Space)]) == n.Space &&
+		top[len(n.Space)] == ':' && string(top[len(n.Space)+1:]) == n.Local
 }
 
 func parseXMLPlist(data []byte) (rawValues, error) {
@@ -57,7 +88,7 @@ func (w *xmlWalker) next() (xml.Token, error) {
 		return nil, errBadXMLPlist
 	}
 	tok, err := w.d.RawToken()
-	if err == io.EOF && len(w.open) > 0 {
+	if err == io.EOF && w.open.depth() > 0 {
 		return nil, errBadXMLPlist
 	}
 	if err != nil {
@@ -65,12 +96,11 @@ func (w *xmlWalker) next() (xml.Token, error) {
 	}
 	switch t := tok.(type) {
 	case xml.StartElement:
-		w.open = append(w.open, t.Name)
+		w.open.push(t.Name)
 	case xml.EndElement:
-		if len(w.open) == 0 || w.open[len(w.open)-1] != t.Name {
+		if !w.open.pop(t.Name) {
 			return nil, errBadXMLPlist
 		}
-		w.open = w.open[:len(w.open)-1]
 	}
 	return tok, nil
 }
@@ -185,8 +215,8 @@ func (w *xmlWalker) text(limit int) ([]byte, error) {
 
 // skip passes over the rest of the element just started.
 func (w *xmlWalker) skip() error {
-	level := len(w.open)
-	for len(w.open) >= level {
+	level := w.open.depth()
+	for w.open.depth() >= level {
 		if _, err := w.next(); err != nil {
 			return err
 		}

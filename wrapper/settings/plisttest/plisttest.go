@@ -146,6 +146,20 @@ func DeepXML(token string) []byte {
 	return xmlWith(token, strings.Repeat("<array>", n)+strings.Repeat("</array>", n))
 }
 
+// DeepShortXML nests one-letter elements as deep as the cap allows: the
+// most levels per byte.
+func DeepShortXML(token string) []byte {
+	n := (Limit - 512) / len("<a></a>")
+	return xmlWith(token, strings.Repeat("<a>", n)+strings.Repeat("</a>", n))
+}
+
+// TinyXMLElements is an array of as many one-letter empty elements as the
+// cap allows: the most tokens per byte.
+func TinyXMLElements(token string) []byte {
+	n := (Limit - 512) / len("<a/>")
+	return xmlWith(token, "<array>"+strings.Repeat("<a/>", n)+"</array>")
+}
+
 // ManyXMLElements is an array of as many empty elements as the cap allows.
 func ManyXMLElements(token string) []byte {
 	n := (Limit - 512) / len("<true/>")
@@ -173,6 +187,8 @@ func All(token string, valueCap int) map[string][]byte {
 		"long-string":       LongString(token),
 		"deep-xml":          DeepXML(token),
 		"many-xml-elements": ManyXMLElements(token),
+		"deep-short-xml":    DeepShortXML(token),
+		"tiny-xml-elements": TinyXMLElements(token),
 		"xml-entities":      XMLEntities(token),
 	}
 }
