@@ -71,7 +71,7 @@ func ReadLast(dir string) (codes.Outcome, bool) {
 	if checkRecordDir(dir) != nil {
 		return codes.Outcome{}, false
 	}
-	data, err := safefile.Read(filepath.Join(dir, LastFileName), safefile.Options{MaxSize: maxLastSize})
+	data, err := safefile.Read(filepath.Join(dir, LastFileName), safefile.Options{MaxSize: maxLastSize, NoLinks: true})
 	if err != nil {
 		return codes.Outcome{}, false
 	}
