@@ -13,7 +13,7 @@ var Version = "dev"
 // Exit codes outside the code table.
 const (
 	exitOK    = 0
-	exitNone  = 1 // `last` found no recorded line
+	exitNone  = 1 // `last` or `explain` found no recorded line
 	exitUsage = 2
 )
 
@@ -24,6 +24,8 @@ commands:
   configured  exit 0 when start has work to do (a token from any source, or an
            installed service to upgrade), 1 when not; prints nothing
   last     print the last recorded result line
+  explain  print that line, what its code means, the next safe action and the
+           evidence ctrld recorded for that attempt (bounded, token redacted)
   uninstall  package removal: ctrld uninstall, then delete the wrapper's records
   install-msi FILE.msi [PROPERTY=value...]
            Windows (Intune Win32 apps, RMM): run msiexec on the MSI and exit with
@@ -49,6 +51,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return runConfigured(args[1:], stdout, stderr)
 	case "last":
 		return runLast(args[1:], stdout, stderr)
+	case "explain":
+		return runExplain(args[1:], stdout, stderr)
 	case "uninstall":
 		return runUninstall(args[1:], stdout, stderr)
 	case "install-msi":

@@ -56,6 +56,7 @@ func runStart(args []string, stdout, stderr io.Writer) int {
 		}
 	})
 
+	began := time.Now()
 	syslog := report.OpenSystemLog()
 	defer syslog.Close()
 	ctx, stop := interruptContext()
@@ -66,6 +67,7 @@ func runStart(args []string, stdout, stderr io.Writer) int {
 		return p.Run(ctx)
 	})
 	deliver(stdout, syslog, osys, f.homeOrDefault(osys), outcome)
+	keepEvidence(&f, osys, began, outcome)
 	return outcome.Exit()
 }
 

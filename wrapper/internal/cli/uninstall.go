@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/proc"
@@ -29,6 +30,7 @@ func runUninstall(args []string, stdout, stderr io.Writer) int {
 	home := f.homeOrDefault(osys)
 	records := osys.LastResultDir(home)
 	os.Remove(filepath.Join(records, report.LastFileName))
+	evidence.Remove(records)
 	os.Remove(filepath.Join(home, lock.FileName))
 	if records != home {
 		os.Remove(records) // only succeeds when empty

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings"
+)
+
+// keepEvidence runs after the record is written: it replaces the copy of
+// ctrld's result-file evidence kept beside the record with the one for
+// this outcome, or removes it when ctrld left no result file the wrapper
+// trusts for this attempt (success included). A run refused by the lock
+// leaves both to the run holding it.
+func keepEvidence(f *startFlags, osys platform.OS, began time.Time, o codes.Outcome) {
+	if !o.OK && o.Code.Name == "INSTALL_IN_PROGRESS" {
+		return
+	}
+	home := f.homeOrDefault(osys)
+	dir := osys.LastResultDir(home)
+	r, ok := evidence.FromResultFile(home, began, o, knownTokens(f, osys))
+	if !ok || evidence.Save(dir, r) != nil {
+		evidence.Remove(dir)
+	}
+}
+
+// knownTokens lists every provisioning token value any source holds now:
+// the command line, the token file, the environment, the managed
+// preferences, the settings file and the OS policy.
+func knownTokens(f *startFlags, osys platform.OS) []string {
+	cfg := f.config(osys, discardWarnings{})
+	var tokens []string
+	add := func(s settings.Settings) {
+		if t, ok := s.Get(settings.ProvisionToken); ok {
+			tokens = append(tokens, t)
+		}
+	}
+	add(cfg.Given)
+	if cfg.Prefs != "" {
+		s, _ := settings.ReadPlist(cfg.Prefs)
+		add(s)
+	}
+	if cfg.SettingsFile != "" {
+		if cf, err := settings.ReadConfFile(cfg.SettingsFile); err == nil {
+			add(cf.Settings)
+		}
+	}
+	add(osys.Policy())
+	return tokens
+}
+
+// discardWarnings drops warnings: gathering tokens for redaction must not
+// repeat start's warnings in the OS log.
+type discardWarnings struct{}
+
+func (discardWarnings) Warn(string) {}
