@@ -24,7 +24,10 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	if exit, done := parseOrExplain(fs, args, stdout, stderr); done {
 		return exit
 	}
-	osys := platform.Current()
+	return explain(stdout, platform.Current(), &f)
+}
+
+func explain(stdout io.Writer, osys platform.OS, f *startFlags) int {
 	dir := osys.LastResultDir(f.homeOrDefault(osys))
 	o, ok := report.ReadLast(dir)
 	if !ok {
@@ -33,7 +36,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	var b strings.Builder
 	explainOutcome(&b, o)
 	if !o.OK {
-		r, err := evidence.Load(dir, o.Line(), recordTime(dir), knownTokens(&f, osys))
+		r, err := evidence.Load(dir, o.Line(), recordTime(dir), knownTokens(f, osys))
 		explainEvidence(&b, r, err)
 	}
 	io.WriteString(stdout, b.String())
