@@ -6,20 +6,27 @@ import (
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // keepEvidence runs after the record is written: it replaces the copy of
 // ctrld's result-file evidence kept beside the record with the one for
-// this outcome, or removes it when ctrld left no result file the wrapper
-// trusts for this attempt (success included). A run refused by the lock
-// leaves both to the run holding it.
+// this outcome, or removes it when there is none: success, or no result
+// file the wrapper trusts for this attempt. The copy is written only
+// beside a record holding the same line, so it never outlives a record
+// that could not be written. A run refused by the lock leaves both to the
+// run holding it.
 func keepEvidence(f *startFlags, osys platform.OS, began time.Time, o codes.Outcome) {
 	if !o.OK && o.Code.Name == "INSTALL_IN_PROGRESS" {
 		return
 	}
 	home := f.homeOrDefault(osys)
 	dir := osys.LastResultDir(home)
+	if recorded, ok := report.ReadLast(dir); o.OK || !ok || recorded.Line() != o.Line() {
+		evidence.Remove(dir)
+		return
+	}
 	r, ok := evidence.FromResultFile(home, began, o, knownTokens(f, osys))
 	if !ok || evidence.Save(dir, r) != nil {
 		evidence.Remove(dir)
