@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -163,6 +164,36 @@ func TestIntuneReturnCodesMatchTable(t *testing.T) {
 	for code, kind := range map[string]string{"0": "Success", "1707": "Success", "3010": "Soft reboot", "1641": "Hard reboot", "1618": "Retry"} {
 		if defaults[code] != kind {
 			t.Errorf("default %s should be %s, is %q", code, kind, defaults[code])
+		}
+	}
+}
+
+var (
+	docLink     = regexp.MustCompile(`\]\(([^)#:]+)(#[^)]*)?\)`)
+	docRepoPath = regexp.MustCompile("`((?:installers|wrapper|docs)/[^` ]+)`")
+)
+
+// TestAdminDocsNameFilesThatExist: every relative link and every
+// repository path quoted in the admin docs names a file in the repository
+// (the scripts and ADMX files the guides tell admins to upload).
+func TestAdminDocsNameFilesThatExist(t *testing.T) {
+	docs := filepath.Join("..", "..", "docs")
+	for _, name := range []string{supportDoc, "intune.md", "jamf.md"} {
+		data, err := os.ReadFile(filepath.Join(docs, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []string
+		for _, m := range docLink.FindAllStringSubmatch(string(data), -1) {
+			paths = append(paths, filepath.Join(docs, m[1]))
+		}
+		for _, m := range docRepoPath.FindAllStringSubmatch(string(data), -1) {
+			paths = append(paths, filepath.Join("..", "..", m[1]))
+		}
+		for _, p := range paths {
+			if _, err := os.Stat(p); err != nil {
+				t.Errorf("%s names %s, which does not exist", name, p)
+			}
 		}
 	}
 }
