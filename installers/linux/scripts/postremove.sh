@@ -4,7 +4,7 @@
 # Anything else an admin put there stays.
 case "$1" in
 purge | 0)
-	rm -f {{.Home}}/ctrld-install.conf {{.Home}}/ctrld-install-last-result \
+	rm -f {{.Home}}/ctrld-install.conf {{.Home}}/ctrld-install-last-result {{.Home}}/ctrld-install-evidence.json \
 		{{.Home}}/.ctrld-install.lock {{.Home}}/provision_result.json {{.Home}}/ctrld.toml
 	rmdir {{.Home}} 2>/dev/null || true
 	;;
