@@ -18,6 +18,8 @@ import (
 // that could not be written. A run refused by the lock leaves both to the
 // run holding it.
 func keepEvidence(f *startFlags, osys platform.OS, began time.Time, o codes.Outcome) {
+	// The line is delivered already: nothing here may change the exit code.
+	defer func() { recover() }()
 	if !o.OK && o.Code.Name == "INSTALL_IN_PROGRESS" {
 		return
 	}
