@@ -197,3 +197,29 @@ func TestAdminDocsNameFilesThatExist(t *testing.T) {
 		}
 	}
 }
+
+// TestIntuneGuideKeepsTheTokenOffCommandLines: the Windows guide leads
+// with the policy key, its example install command carries no token, and
+// it covers every MSI architecture.
+func TestIntuneGuideKeepsTheTokenOffCommandLines(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "intune.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	policy := strings.Index(doc, "### Keep the token off command lines")
+	option1 := strings.Index(doc, "## Option 1")
+	if policy < 0 || option1 < 0 || policy > option1 {
+		t.Fatal("the guide does not lead with keeping the token off command lines")
+	}
+	for i, block := range strings.Split(doc, "```") {
+		if i%2 == 1 && strings.Contains(block, "install-msi") && strings.Contains(block, "PROVISION_TOKEN") {
+			t.Errorf("an example install command carries the token:\n%s", block)
+		}
+	}
+	for _, want := range []string{"installCommandLine", "IntuneManagementExtension", "-x64.msi", "-arm64.msi", "-x86.msi", "Operating system architecture"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("intune.md does not mention %q", want)
+		}
+	}
+}
