@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"unicode/utf16"
@@ -316,11 +317,11 @@ func (p *parser) collectStreams(out *Reader, root dirEntry, miniFAT []uint32) er
 		default:
 			return corrupt("directory entry %d of type %d in the tree", id, e.objectType)
 		}
+		name := string(utf16.Decode(e.name))
 		c, err := p.streamChain(e, miniFAT, usedMini)
 		if err != nil {
-			return err
+			return fmt.Errorf("stream %q: %w", name, err)
 		}
-		name := string(utf16.Decode(e.name))
 		if _, dup := out.chains[name]; dup {
 			return corrupt("stream %q listed twice", name)
 		}
