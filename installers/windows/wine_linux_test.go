@@ -117,7 +117,7 @@ var winBuild = struct {
 // the MSI around them, once for all Wine tests.
 func builtMSI(t *testing.T) (msi, wrapper string) {
 	t.Helper()
-	testenv.RequireTool(t, "wixl")
+	testenv.RequireTool(t, "wine")
 	winBuild.once.Do(func() {
 		dir, _ := os.MkdirTemp("", "ctrld-msi-test")
 		env := []string{"GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0"}
@@ -125,7 +125,7 @@ func builtMSI(t *testing.T) (msi, wrapper string) {
 		winBuild.wrapper = testenv.GoBuild(t, dir, "ctrld-install.exe", "./wrapper", env...)
 		p := Package{Version: "1.2.3", Arch: "x64", Ctrld: winBuild.ctrld, Wrapper: winBuild.wrapper, MTime: epoch}
 		winBuild.msi = filepath.Join(dir, p.FileName())
-		winBuild.err = p.Build(winBuild.msi)
+		winBuild.err = writeFile(winBuild.msi, p.Build)
 	})
 	if winBuild.err != nil {
 		t.Fatal(winBuild.err)
