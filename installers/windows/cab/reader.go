@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // Reader reads a cabinet file that is complete in itself (no set
@@ -14,6 +15,9 @@ type Reader struct {
 	folders  []folderInfo
 	files    []*File
 	reserved int // per-CFDATA reserve bytes
+
+	mu   sync.Mutex
+	idle map[uint16]*blockReader // per folder, parked by a finished file
 }
 
 type folderInfo struct {
@@ -153,8 +157,11 @@ func (r *Reader) readFile(br *bufio.Reader) (*File, error) {
 	return f, nil
 }
 
-// Open returns a reader of the file's bytes. It inflates the file's
-// folder from its first block and fails on a checksum mismatch.
+// Open returns a reader of the file's bytes; it fails on a checksum
+// mismatch. A folder is inflated from its first block, except that a
+// file opened after the previous one was read to its end continues where
+// that one stopped: extracting the files in stored order inflates each
+// folder once.
 func (f *File) Open() (io.Reader, error) {
 	fo := f.cab.folders[f.folder]
 	switch fo.compression & compressMask {
@@ -162,16 +169,43 @@ func (f *File) Open() (io.Reader, error) {
 	default:
 		return nil, fmt.Errorf("%w: compression type %d", ErrUnsupported, fo.compression&compressMask)
 	}
-	blocks := &blockReader{
-		r:        bufio.NewReaderSize(io.NewSectionReader(f.cab.r, int64(fo.dataAt), fo.end-int64(fo.dataAt)), 64<<10),
-		folder:   fo.folder,
-		reserved: f.cab.reserved,
-		dec:      newDecompressor(),
+	blocks := f.cab.takeIdle(f.folder, int64(f.offset))
+	if blocks == nil {
+		blocks = &blockReader{
+			r:        bufio.NewReaderSize(io.NewSectionReader(f.cab.r, int64(fo.dataAt), fo.end-int64(fo.dataAt)), 64<<10),
+			folder:   fo.folder,
+			reserved: f.cab.reserved,
+			dec:      newDecompressor(),
+		}
 	}
-	if _, err := io.CopyN(io.Discard, blocks, int64(f.offset)); err != nil {
+	if _, err := io.CopyN(io.Discard, blocks, int64(f.offset)-blocks.pos); err != nil {
 		return nil, noEOF(err)
 	}
-	return &fileReader{r: io.LimitReader(blocks, f.Size), left: f.Size}, nil
+	fr := &fileReader{cab: f.cab, folder: f.folder, blocks: blocks, left: f.Size}
+	fr.giveBack()
+	return fr, nil
+}
+
+// takeIdle hands out the folder's parked block reader if it has not yet
+// passed offset.
+func (r *Reader) takeIdle(folder uint16, offset int64) *blockReader {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b := r.idle[folder]
+	if b == nil || b.pos > offset {
+		return nil
+	}
+	delete(r.idle, folder)
+	return b
+}
+
+func (r *Reader) park(folder uint16, b *blockReader) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.idle == nil {
+		r.idle = map[uint16]*blockReader{}
+	}
+	r.idle[folder] = b
 }
 
 func noEOF(err error) error {
@@ -181,19 +215,38 @@ func noEOF(err error) error {
 	return err
 }
 
-// fileReader turns an early end of the folder into an error.
+// fileReader reads one file's bytes from its folder's blocks and parks
+// the block reader once the file is complete.
 type fileReader struct {
-	r    io.Reader
-	left int64
+	cab    *Reader
+	folder uint16
+	blocks *blockReader
+	left   int64
 }
 
 func (f *fileReader) Read(p []byte) (int, error) {
-	n, err := f.r.Read(p)
+	if f.left == 0 {
+		return 0, io.EOF
+	}
+	n, err := f.blocks.Read(p[:min(int64(len(p)), f.left)])
 	f.left -= int64(n)
-	if err == io.EOF && f.left > 0 {
+	if err == io.EOF {
 		err = corrupt("folder data ends %d bytes early", f.left)
 	}
-	return n, err
+	if err != nil {
+		f.blocks = nil
+		f.left = 0
+		return n, err
+	}
+	f.giveBack()
+	return n, nil
+}
+
+func (f *fileReader) giveBack() {
+	if f.left == 0 && f.blocks != nil {
+		f.cab.park(f.folder, f.blocks)
+		f.blocks = nil
+	}
 }
 
 // blockReader yields a folder's uncompressed data, block by block.
@@ -202,7 +255,8 @@ type blockReader struct {
 	folder   folder
 	reserved int
 	dec      *decompressor
-	read     int // blocks read
+	read     int   // blocks read
+	pos      int64 // uncompressed bytes delivered
 	pending  []byte
 	buf      []byte
 }
@@ -218,6 +272,7 @@ func (b *blockReader) Read(p []byte) (int, error) {
 	}
 	n := copy(p, b.pending)
 	b.pending = b.pending[n:]
+	b.pos += int64(n)
 	return n, nil
 }
 

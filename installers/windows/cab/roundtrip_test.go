@@ -234,3 +234,62 @@ func ExampleWriter() {
 	}
 	// Output: hello.txt hello
 }
+
+// TestOpenOrder reads files in reverse and interleaved: each reader gets
+// its own bytes whichever block reader it uses.
+func TestOpenOrder(t *testing.T) {
+	files := roundTripCases()["several"]
+	cab := build(t, files)
+	r, err := NewReader(bytes.NewReader(cab), int64(len(cab)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := r.Files()
+	readers := make([]io.Reader, len(all))
+	for i := len(all) - 1; i >= 0; i-- {
+		if readers[i], err = all[i].Open(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := make([][]byte, len(all))
+	for progress := true; progress; {
+		progress = false
+		for i, rd := range readers {
+			buf := make([]byte, 1000)
+			n, _ := rd.Read(buf)
+			got[i] = append(got[i], buf[:n]...)
+			progress = progress || n > 0
+		}
+	}
+	for i, f := range files {
+		if !bytes.Equal(got[i], f.data) {
+			t.Errorf("file %q: %d bytes, want %d", f.name, len(got[i]), len(f.data))
+		}
+	}
+}
+
+// TestSequentialExtractionContinues: opening the next file after reading
+// one to its end continues the folder instead of inflating it again.
+func TestSequentialExtractionContinues(t *testing.T) {
+	cab := build(t, []testFile{{"a", textLike(1, 3*blockSize)}, {"b", textLike(2, 10)}})
+	r, err := NewReader(bytes.NewReader(cab), int64(len(cab)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := r.Files()[0].Open()
+	io.Copy(io.Discard, first)
+	parked := r.idle[0]
+	if parked == nil || parked.read != 3 {
+		t.Fatalf("after the first file, parked reader %+v", parked)
+	}
+	second, err := r.Files()[1].Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := io.ReadAll(second); !bytes.Equal(data, textLike(2, 10)) {
+		t.Errorf("second file %q", data)
+	}
+	if parked.read != 4 {
+		t.Errorf("second file read %d blocks in all, want the one block after the first file's", parked.read)
+	}
+}
