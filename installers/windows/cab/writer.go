@@ -1,13 +1,10 @@
 package cab
 
 import (
-	"bufio"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -29,18 +26,14 @@ type FileHeader struct {
 // removed by Close) and copied to w at the end: memory stays flat however
 // large the files are, and w need not seek.
 type Writer struct {
-	w         io.Writer
-	files     []fileEntry
-	current   *fileWriter
-	block     []byte // uncompressed bytes waiting for a full block
-	blocks    int
-	offset    int64 // uncompressed bytes written so far
-	spool     *os.File
-	spooled   *bufio.Writer
-	spoolSize int64
-	comp      *compressor
-	closed    bool
-	err       error
+	w       io.Writer
+	files   []fileEntry
+	current *fileWriter
+	block   []byte // uncompressed bytes waiting for a full block
+	offset  int64  // uncompressed bytes written so far
+	spool   *spool
+	closed  bool
+	err     error
 }
 
 func NewWriter(w io.Writer) *Writer {
@@ -161,48 +154,15 @@ func (w *Writer) writeData(p []byte) error {
 	return nil
 }
 
-// flushBlock compresses the waiting bytes into one CFDATA block on the
-// spool.
+// flushBlock hands the waiting bytes to the spool as one block.
 func (w *Writer) flushBlock() error {
-	if w.blocks == maxCount {
-		w.err = fmt.Errorf("%w: more than %d blocks", ErrTooLarge, maxCount)
-		return w.err
+	if w.spool == nil {
+		if w.spool, w.err = newSpool(); w.err != nil {
+			return w.err
+		}
 	}
-	if err := w.openSpool(); err != nil {
-		return err
-	}
-	payload, err := w.comp.compress(w.block)
-	if err != nil {
-		w.err = err
-		return err
-	}
-	var head [dataHeader]byte
-	compressed, uncompressed := uint16(len(payload)), uint16(len(w.block))
-	binary.LittleEndian.PutUint32(head[0:], blockChecksum(payload, compressed, uncompressed))
-	binary.LittleEndian.PutUint16(head[4:], compressed)
-	binary.LittleEndian.PutUint16(head[6:], uncompressed)
-	w.spooled.Write(head[:])
-	if _, err := w.spooled.Write(payload); err != nil {
-		w.err = err
-		return err
-	}
-	w.spoolSize += dataHeader + int64(len(payload))
-	w.blocks++
-	w.block = w.block[:0]
-	return nil
-}
-
-func (w *Writer) openSpool() error {
-	if w.spool != nil {
-		return nil
-	}
-	f, err := os.CreateTemp("", "cab-spool-*")
-	if err != nil {
-		w.err = err
-		return err
-	}
-	w.spool, w.spooled, w.comp = f, bufio.NewWriterSize(f, 64<<10), newCompressor()
-	return nil
+	w.block, w.err = w.spool.add(w.block)
+	return w.err
 }
 
 // Close writes the cabinet: header, folder, file entries, then the
@@ -228,6 +188,11 @@ func (w *Writer) finish() error {
 			return err
 		}
 	}
+	if w.spool != nil {
+		if err := w.spool.finish(); err != nil {
+			return err
+		}
+	}
 	head, err := w.directory()
 	if err != nil {
 		return err
@@ -238,17 +203,7 @@ func (w *Writer) finish() error {
 	if w.spool == nil {
 		return nil
 	}
-	if err := w.spooled.Flush(); err != nil {
-		return err
-	}
-	if _, err := w.spool.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	n, err := io.Copy(w.w, w.spool)
-	if err == nil && n != w.spoolSize {
-		err = fmt.Errorf("cab: spool gave %d of %d bytes", n, w.spoolSize)
-	}
-	return err
+	return w.spool.copyTo(w.w)
 }
 
 // directory is everything before the first CFDATA block.
@@ -259,12 +214,17 @@ func (w *Writer) directory() ([]byte, error) {
 	}
 	filesAt := int64(headerSize + folderSize)
 	dataAt := filesAt + int64(len(entries))
-	total := dataAt + w.spoolSize
+	var blocks int
+	var spooled int64
+	if w.spool != nil {
+		blocks, spooled = w.spool.blocks, w.spool.size
+	}
+	total := dataAt + spooled
 	if total > math.MaxUint32 {
 		return nil, fmt.Errorf("%w: %d bytes", ErrTooLarge, total)
 	}
 	h := cabHeader{size: uint32(total), filesAt: uint32(filesAt), folders: 1, files: uint16(len(w.files))}
-	fo := folder{dataAt: uint32(dataAt), blocks: uint16(w.blocks), compression: compressMSZIP}
+	fo := folder{dataAt: uint32(dataAt), blocks: uint16(blocks), compression: compressMSZIP}
 	out := append(h.marshal(), fo.marshal()...)
 	return append(out, entries...), nil
 }
@@ -273,8 +233,7 @@ func (w *Writer) removeSpool() error {
 	if w.spool == nil {
 		return nil
 	}
-	name := w.spool.Name()
-	err := errors.Join(w.spool.Close(), os.Remove(name))
+	err := w.spool.remove()
 	w.spool = nil
 	return err
 }
