@@ -210,3 +210,29 @@ func TestDeepTree(t *testing.T) {
 		t.Errorf("read %d streams, want %d", len(got), len(streams))
 	}
 }
+
+// TestFragmentedChain stores the one regular stream's sectors in reverse
+// order: a valid file whose chain is not contiguous.
+func TestFragmentedChain(t *testing.T) {
+	want := pseudoRandom(4, 5000)
+	file := sampleFile(t)
+	reversed := bytes.Clone(file)
+	for k := uint32(0); k < 10; k++ {
+		copy(reversed[sectorOffset(9-k, sectorSize):][:sectorSize], file[sectorOffset(k, sectorSize):][:sectorSize])
+		next := uint32(endOfChain)
+		if k > 0 {
+			next = k - 1
+		}
+		setFAT(t, reversed, k, next)
+	}
+	le.PutUint32(entryAt(t, reversed, 4)[0x74:], 9)
+	r, err := NewReader(bytes.NewReader(reversed), int64(len(reversed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := r.Open("small")
+	var got bytes.Buffer
+	if _, err := got.ReadFrom(f); err != nil || !bytes.Equal(got.Bytes(), want) {
+		t.Errorf("fragmented stream: %v, %d bytes, equal %v", err, got.Len(), bytes.Equal(got.Bytes(), want))
+	}
+}

@@ -99,9 +99,14 @@ func (s *streamReader) Read(p []byte) (int, error) {
 	if !s.chain.mini {
 		unitSize = s.file.sectorSize
 	}
-	offset, unit := s.file.unitOffset(s.chain, s.pos/unitSize)
+	first := s.pos / unitSize
+	offset, unit := s.file.unitOffset(s.chain, first)
 	within := s.pos % unit
 	n := min(int64(len(p)), unit-within, s.chain.size-s.pos)
+	if !s.chain.mini {
+		want := ceilDiv64(within+int64(len(p)), unit)
+		n = min(int64(len(p)), s.contiguous(first, want)*unit-within, s.chain.size-s.pos)
+	}
 	m, err := s.file.r.ReadAt(p[:n], offset+within)
 	s.pos += int64(m)
 	if m == int(n) {
@@ -111,6 +116,17 @@ func (s *streamReader) Read(p []byte) (int, error) {
 		err = corrupt("stream data past the end of the file")
 	}
 	return m, err
+}
+
+// contiguous counts, up to most, the sectors from index i on that follow
+// each other in the file, so one ReadAt can cover them.
+func (s *streamReader) contiguous(i, most int64) int64 {
+	sectors := s.chain.sectors
+	n := int64(1)
+	for n < most && i+n < int64(len(sectors)) && sectors[i+n] == sectors[i]+uint32(n) {
+		n++
+	}
+	return n
 }
 
 // parser holds the state NewReader needs and the Reader does not keep.
