@@ -12,9 +12,11 @@ import (
 
 // FileHeader describes one file of the cabinet.
 type FileHeader struct {
-	Name       string
-	Size       int64
-	Modified   time.Time // written as an MS-DOS date in its own location
+	Name     string
+	Size     int64
+	Modified time.Time // an MS-DOS date and time of its own location; zero is 1980-01-01
+	// Attributes are CFFILE attribs (0x20 archive, ...); AttrNameUTF8 is
+	// added for names that are not ASCII.
 	Attributes uint16
 }
 
@@ -36,6 +38,7 @@ type Writer struct {
 	err     error
 }
 
+// NewWriter returns a Writer of an empty cabinet.
 func NewWriter(w io.Writer) *Writer {
 	return &Writer{w: w, block: make([]byte, 0, blockSize)}
 }
@@ -166,7 +169,7 @@ func (w *Writer) flushBlock() error {
 }
 
 // Close writes the cabinet: header, folder, file entries, then the
-// spooled blocks. It removes the spool whatever happens.
+// spooled blocks. Call it also after an error: it removes the spool.
 func (w *Writer) Close() error {
 	if w.closed {
 		return ErrClosed

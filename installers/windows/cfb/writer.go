@@ -40,6 +40,7 @@ type pendingStream struct {
 	r    io.Reader
 }
 
+// NewWriter returns a Writer of an empty root storage with a zero CLSID.
 func NewWriter(w io.Writer) *Writer {
 	return &Writer{w: w, names: map[string]bool{}}
 }
@@ -100,8 +101,9 @@ func foldKey(units []uint16) string {
 }
 
 // Close lays the file out and writes it. It reads every stream's reader
-// once, in directory order, and fails if one yields more or fewer bytes
-// than its size.
+// once, in layout order (streams of 4096 bytes or more, then the smaller
+// ones, each group in directory order), and fails if one yields more or
+// fewer bytes than its size. Big streams are copied straight to w.
 func (w *Writer) Close() error {
 	if w.closed {
 		return ErrClosed
