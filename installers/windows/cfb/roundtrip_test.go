@@ -212,3 +212,41 @@ func TestOpenMissing(t *testing.T) {
 		t.Errorf("Open missing = %v", err)
 	}
 }
+
+// loggingReader records when a stream is first read.
+type loggingReader struct {
+	name string
+	log  *[]string
+	r    io.Reader
+	read bool
+}
+
+func (l *loggingReader) Read(p []byte) (int, error) {
+	if !l.read {
+		l.read = true
+		*l.log = append(*l.log, l.name)
+	}
+	return l.r.Read(p)
+}
+
+// TestReadOrder: Add reads nothing; Close reads each stream once, big
+// streams first, then small ones, each group in directory order.
+func TestReadOrder(t *testing.T) {
+	var log []string
+	w := NewWriter(io.Discard)
+	for name, size := range map[string]int{"zz": 5000, "b": 10, "aaa": 100, "c": 9000, "BB": 4096} {
+		lr := &loggingReader{name: name, log: &log, r: bytes.NewReader(make([]byte, size))}
+		if err := w.Add(name, int64(size), lr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(log) != 0 {
+		t.Fatalf("Add read %v", log)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"c", "BB", "zz", "b", "aaa"}; fmt.Sprint(log) != fmt.Sprint(want) {
+		t.Errorf("read order %v, want %v", log, want)
+	}
+}
