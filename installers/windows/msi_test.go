@@ -30,7 +30,7 @@ func fakeExes(t *testing.T) (ctrld, wrapper string) {
 
 // randomExes are larger and incompressible, so the cabinet has many
 // blocks and the compound file regular sectors.
-func randomExes(t *testing.T, size int) (ctrld, wrapper string) {
+func randomExes(t testing.TB, size int) (ctrld, wrapper string) {
 	dir := t.TempDir()
 	r := rand.New(rand.NewSource(int64(size)))
 	ctrld, wrapper = filepath.Join(dir, "ctrld.exe"), filepath.Join(dir, "ctrld-install.exe")
