@@ -11,6 +11,8 @@ func FuzzReader(f *testing.F) {
 	f.Add(build(f, nil))
 	f.Add(build(f, []testFile{{"a", textLike(1, blockSize+10)}, {"bb", pseudoRandom(2, 300)}, {"empty", nil}}))
 	f.Add(build(f, []testFile{{"ctrld.exe", []byte("MZ")}}))
+	f.Add(twoFolderCabinet(f, textLike(1, blockSize+7), pseudoRandom(2, 100)))
+	f.Add(historyCabinet(f, append(textLike(5, blockSize), textLike(5, 100)...)))
 	f.Fuzz(func(t *testing.T, cab []byte) {
 		r, err := NewReader(bytes.NewReader(cab), int64(len(cab)))
 		if err != nil {

@@ -15,7 +15,7 @@ import (
 
 // historyCabinet builds, by hand, an MSZIP cabinet whose blocks each use
 // the previous block's output as preset dictionary, as [MS-MCI] allows.
-func historyCabinet(t *testing.T, data []byte) []byte {
+func historyCabinet(t testing.TB, data []byte) []byte {
 	t.Helper()
 	var blocks bytes.Buffer
 	count := 0
