@@ -60,14 +60,12 @@ func (p Package) Build(w io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	wrapper := p.Wrapper
-	if p.signing() {
-		if wrapper, err = p.sign(p.Wrapper, filepath.Join(work, wrapperName)); err != nil {
-			return err
-		}
-	}
 	if !p.signing() {
-		return p.write(w, plat, wrapper, work)
+		return p.write(w, plat, p.Wrapper, work)
+	}
+	wrapper, err := p.sign(p.Wrapper, filepath.Join(work, wrapperName))
+	if err != nil {
+		return err
 	}
 	unsigned := filepath.Join(work, "unsigned.msi")
 	if err := writeFile(unsigned, func(f io.Writer) error { return p.write(f, plat, wrapper, work) }); err != nil {
