@@ -1,9 +1,6 @@
 package cfb
 
-import (
-	"errors"
-	"math"
-)
+import "errors"
 
 // layout places every part of the file in sectors, in the order of
 // section 1.7 of the project's MSI spec: regular streams, the mini
@@ -40,7 +37,8 @@ func planLayout(sizes []int64, miniBytes int64) (*layout, error) {
 	l.miniStream = place(ceilDiv64(miniBytes, sectorSize))
 	l.miniFAT = place(ceilDiv64(int64(l.miniSectors), entriesPerFAT))
 	l.directory = place(ceilDiv64(int64(len(sizes))+1, entriesPerDir))
-	if next >= maxRegSect/2 {
+	// The FAT adds under 1% to the data; leave it room below MAXREGSECT.
+	if next > maxRegSect/2 {
 		return nil, errTooLarge
 	}
 	fat, difat := fatSize(uint32(next))
@@ -48,9 +46,6 @@ func planLayout(sizes []int64, miniBytes int64) (*layout, error) {
 	l.fat.mark = fatSect
 	l.difat = place(int64(difat))
 	l.difat.mark = difSect
-	if next > math.MaxUint32/2 {
-		return nil, errTooLarge
-	}
 	l.total = uint32(next)
 	return l, nil
 }
