@@ -11,7 +11,9 @@ import (
 // holds, in IDT notation, "*" marking key columns. They are the schemas
 // msitools ships and wixl wrote (testdata/wixl-golden). The empty tables
 // stay listed: that is what the wixl-built MSI did, and the standard
-// actions that read them then find them.
+// actions that read them then find them. There is no _Validation table:
+// only validation tools (ICEs) read it, msiexec does not, and the wixl
+// build had none either.
 var standardSchemas = []string{
 	"AdminExecuteSequence: Action s72*, Condition S255, Sequence I2",
 	"AdminUISequence: Action s72*, Condition S255, Sequence I2",
