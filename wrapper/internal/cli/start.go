@@ -93,7 +93,7 @@ func runConfigured(args []string, stdout, stderr io.Writer) int {
 func safely(run func() codes.Outcome) (o codes.Outcome) {
 	defer func() {
 		if recover() != nil {
-			o = codes.Package("WRAPPER_INTERNAL")
+			o = codes.Failure(codes.WrapperInternal)
 		}
 	}()
 	return run()
@@ -106,7 +106,7 @@ func safely(run func() codes.Outcome) (o codes.Outcome) {
 func deliver(stdout io.Writer, log report.SystemLog, osys platform.OS, home string, o codes.Outcome) {
 	io.WriteString(stdout, o.Line()+"\n")
 	log.Result(o)
-	if o.Code.Name == "INSTALL_IN_PROGRESS" {
+	if o.Code == codes.InstallInProgress {
 		return
 	}
 	report.SaveLast(osys.LastResultDir(home), o)

@@ -26,7 +26,7 @@ func fakeMsiexec(dir string, code int, write *codes.Outcome, seen *[]string) Run
 }
 
 func TestExitCodes(t *testing.T) {
-	listener := codes.Failure(codes.MustLookup("LISTENER_BIND_FAILED"))
+	listener := codes.Failure(codes.ListenerBindFailed)
 	complete := codes.Success
 	for _, tc := range []struct {
 		name    string

@@ -64,17 +64,17 @@ type Provisioner struct {
 // built from ctrld's text: only from validated fields.
 func (p *Provisioner) Run(ctx context.Context) codes.Outcome {
 	if interrupted(ctx) {
-		return codes.Package("WRAPPER_INTERRUPTED")
+		return codes.Failure(codes.WrapperInterrupted)
 	}
 	if err := os.MkdirAll(p.Config.Home, 0o755); err != nil {
-		return codes.Package("WRAPPER_INTERNAL")
+		return codes.Failure(codes.WrapperInternal)
 	}
 	l, err := lock.Acquire(p.Config.Home)
 	if errors.Is(err, lock.ErrBusy) {
-		return codes.Package("INSTALL_IN_PROGRESS")
+		return codes.Failure(codes.InstallInProgress)
 	}
 	if err != nil {
-		return codes.Package("WRAPPER_INTERNAL")
+		return codes.Failure(codes.WrapperInternal)
 	}
 	defer l.Release()
 	return p.provision(ctx)
@@ -99,7 +99,7 @@ func (p *Provisioner) service() platform.Service {
 
 func (p *Provisioner) provision(ctx context.Context) codes.Outcome {
 	if !isExecutable(p.Config.Ctrld) {
-		return codes.Package("CTRLD_NOT_FOUND")
+		return codes.Failure(codes.CtrldNotFound)
 	}
 	svc := p.service()
 	if p.OS.Installed(svc) {
@@ -121,11 +121,11 @@ func ServiceName(ctrld string) string {
 func (p *Provisioner) fresh(ctx context.Context, svc platform.Service) codes.Outcome {
 	s, err := p.waitForToken(ctx)
 	if err != nil {
-		return codes.Package("WRAPPER_INTERRUPTED")
+		return codes.Failure(codes.WrapperInterrupted)
 	}
 	token, ok := s.Get(settings.ProvisionToken)
 	if !ok {
-		return codes.Package("PROFILE_PREFS_MISSING")
+		return codes.Failure(codes.ProfilePrefsMissing)
 	}
 	if bad, failed := p.checkInputs(s); failed {
 		return bad
@@ -141,16 +141,16 @@ func (p *Provisioner) checkInputs(s settings.Settings) (codes.Outcome, bool) {
 	token, _ := s.Get(settings.ProvisionToken)
 	if !settings.TokenWellFormed(token) {
 		p.Log.Warn("ProvisionToken is malformed (whitespace, control characters, non-ASCII or length)")
-		return codes.Failure(codes.MustLookup("PROVISION_TOKEN_MALFORMED")), true
+		return codes.Failure(codes.ProvisionTokenMalformed), true
 	}
 	if h, set := s.Get(settings.CustomHostname); set && !settings.HostnameValid(h) {
 		p.Log.Warn(fmt.Sprintf("CustomHostname %q is not an RFC 1123 name of 3 to 64 characters", secret.Echo(h, token)))
-		return codes.Failure(codes.MustLookup("CUSTOM_HOSTNAME_INVALID")), true
+		return codes.Failure(codes.CustomHostnameInvalid), true
 	}
 	if m, set := s.Get(settings.InterceptMode); set {
 		if _, ok := settings.InterceptArg(m); !ok {
 			p.Log.Warn(fmt.Sprintf("InterceptMode %q is not standard or intercept-dns", secret.Echo(m, token)))
-			return codes.Failure(codes.MustLookup("INTERCEPT_MODE_INVALID")), true
+			return codes.Failure(codes.InterceptModeInvalid), true
 		}
 	}
 	return codes.Outcome{}, false
@@ -192,10 +192,10 @@ func (p *Provisioner) reload(ctx context.Context, svc platform.Service) codes.Ou
 	defer cancel()
 	err := p.OS.Reload(rctx, svc)
 	if interrupted(ctx) {
-		return codes.Package("WRAPPER_INTERRUPTED")
+		return codes.Failure(codes.WrapperInterrupted)
 	}
 	if err != nil {
-		return codes.Package("SERVICE_RELOAD_FAILED")
+		return codes.Failure(codes.ServiceReloadFailed)
 	}
 	return p.gate(ctx, svc)
 }

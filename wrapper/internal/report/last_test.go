@@ -10,7 +10,7 @@ import (
 
 func TestSaveAndReadLast(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "new", "home")
-	o := codes.Failure(codes.MustLookup("LISTENER_BIND_FAILED"))
+	o := codes.Failure(codes.ListenerBindFailed)
 	if err := SaveLast(dir, o); err != nil {
 		t.Fatal(err)
 	}
