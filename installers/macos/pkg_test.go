@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/macos/bom"
 	"github.com/ctrld-install/ctrld-install/installers/macos/cpio"
 	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
@@ -340,5 +341,13 @@ func TestInstallKBytesRule(t *testing.T) {
 	}
 	if got := installKBytes(tree); got != 9 {
 		t.Fatalf("installKBytes %d, want 9", got)
+	}
+}
+
+// The shipped postinstall runs the wrapper where the payload puts it.
+func TestPostinstallRunsTheInstalledWrapper(t *testing.T) {
+	want := "exec " + InstallDir + "/" + contract.Wrapper + " start"
+	if !strings.Contains(string(postinstall), want) {
+		t.Fatalf("postinstall does not %q:\n%s", want, postinstall)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
@@ -181,7 +182,7 @@ func (f *startFlags) ctrldPath() string {
 	if !ok {
 		return ""
 	}
-	for _, name := range []string{"ctrld", "ctrld-client"} {
+	for _, name := range contract.CtrldNames {
 		p := filepath.Join(dir, name+exeSuffix)
 		if _, err := os.Stat(p); err == nil {
 			return p

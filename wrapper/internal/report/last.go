@@ -7,13 +7,14 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
 // LastFileName is the last-result file, kept in the ctrld home dir (under
 // ProgramData on Windows).
-const LastFileName = "ctrld-install-last-result"
+const LastFileName = contract.LastResultFile
 
 // maxLastSize is more than any valid line needs.
 const maxLastSize = 512
