@@ -76,3 +76,7 @@ var WrapperFiles = []string{LastResultFile, LockFile}
 // macOS and Linux, for the package scripts' purge: the wrapper's own, the
 // settings file the admin placed for it, and ctrld's.
 var HomeFiles = append(append([]string{SettingsFile}, WrapperFiles...), ResultFile, CtrldConfig)
+
+// VersionVar is the variable the release build stamps with -X: the
+// wrapper's `version` prints it.
+const VersionVar = "github.com/ctrld-install/ctrld-install/wrapper/internal/cli.Version"

@@ -71,7 +71,7 @@ const startupRounds = 15
 // floor, and codes-x, codes over the floor.
 func BenchmarkStartup(b *testing.B) {
 	env, work := benchEnv(b)
-	ctrld, wrapper, empty := filepath.Join(binDir, "ctrld"), filepath.Join(binDir, "ctrld-install"), emptyProgram(b)
+	ctrld, wrapper, empty := filepath.Join(binDir, "ctrld"), filepath.Join(binDir, "ctrld-install-release"), emptyProgram(b)
 	programs := []func(){
 		func() { run(b, env, empty) },
 		func() {
@@ -117,7 +117,7 @@ func BenchmarkWrapperHugeOutput(b *testing.B) {
 	env, work := benchEnv(b, "FAKE_CTRLD_START_FLOOD=1073741824", "FAKE_CTRLD_START_EXIT=1")
 	var peak int64
 	for b.Loop() {
-		st := run(b, env, filepath.Join(binDir, "ctrld-install"), wrapperArgs(work)...)
+		st := run(b, env, filepath.Join(binDir, "ctrld-install-release"), wrapperArgs(work)...)
 		peak = max(peak, st.SysUsage().(*syscall.Rusage).Maxrss)
 	}
 	b.SetBytes(size)

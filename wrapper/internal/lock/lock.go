@@ -41,3 +41,8 @@ func (l *Lock) Release() {
 		l.f = nil
 	}
 }
+
+// Remove deletes the lock file, for package removal.
+func Remove(home string) error {
+	return os.Remove(filepath.Join(home, FileName))
+}

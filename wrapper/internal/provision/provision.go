@@ -9,12 +9,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/secret"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
@@ -29,10 +31,12 @@ var (
 // removed from ctrld's environment: the token reaches ctrld only in argv.
 const TokenEnv = "CTRLD_PROVISION_TOKEN"
 
-// Config is everything the command line decided.
+// Config is everything Resolve decided.
 type Config struct {
-	Ctrld        string
-	Home         string
+	Ctrld string
+	Home  string
+	// RecordDir holds the last-result record: Home, except on Windows.
+	RecordDir    string
 	Prefs        string
 	SettingsFile string
 	ServiceFiles []string
@@ -53,32 +57,81 @@ type Config struct {
 // messages that are already redacted.
 type Warner interface{ Warn(msg string) }
 
+// Log is the OS log: warnings and the outcome.
+type Log interface {
+	Warner
+	Result(o codes.Outcome)
+}
+
 // Provisioner runs one attempt.
 type Provisioner struct {
 	Config Config
 	OS     platform.OS
-	Log    Warner
+	Log    Log
+	// seen holds every token value met in any source, for redaction.
+	seen []string
 }
 
-// Run provisions and returns the outcome. It never returns an outcome
-// built from ctrld's text: only from validated fields.
+// Run provisions, records the outcome while it still holds the lock,
+// sends it to the OS log, and returns it. It never returns an outcome
+// built from ctrld's text: only from validated fields. An outcome decided
+// before the lock is held (INSTALL_IN_PROGRESS above all) is not
+// recorded: the run holding the lock owns the record.
 func (p *Provisioner) Run(ctx context.Context) codes.Outcome {
+	p.remember(p.Config.Given)
+	o := p.safely(func() codes.Outcome { return p.underLock(ctx) })
+	p.Log.Result(o)
+	return o
+}
+
+func (p *Provisioner) underLock(ctx context.Context) codes.Outcome {
 	if interrupted(ctx) {
 		return codes.Failure(codes.WrapperInterrupted)
 	}
 	if err := os.MkdirAll(p.Config.Home, 0o755); err != nil {
-		return codes.Failure(codes.WrapperInternal)
+		return p.internal("the ctrld home dir could not be created", err)
 	}
 	l, err := lock.Acquire(p.Config.Home)
 	if errors.Is(err, lock.ErrBusy) {
 		return codes.Failure(codes.InstallInProgress)
 	}
 	if err != nil {
-		return codes.Failure(codes.WrapperInternal)
+		return p.internal("the lock could not be taken", err)
 	}
 	defer l.Release()
-	return p.provision(ctx)
+	o := p.safely(func() codes.Outcome { return p.provision(ctx) })
+	if err := report.SaveLast(p.Config.RecordDir, o); err != nil {
+		p.Log.Warn("the result could not be recorded for `ctrld-install last`: " + p.reason(err))
+	}
+	return o
 }
+
+// safely turns a panic into WRAPPER_INTERNAL, saying why in the OS log:
+// the installer still gets one line and a code from the table.
+func (p *Provisioner) safely(run func() codes.Outcome) (o codes.Outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			o = p.internal("internal error", fmt.Errorf("%v", r))
+		}
+	}()
+	return run()
+}
+
+// internal reports WRAPPER_INTERNAL and tells the OS log why, with every
+// token value seen redacted.
+func (p *Provisioner) internal(what string, err error) codes.Outcome {
+	p.Log.Warn(codes.WrapperInternal.Name + ": " + what + ": " + p.reason(err))
+	return codes.Failure(codes.WrapperInternal)
+}
+
+// remember notes the token of a source, so that messages can redact it.
+func (p *Provisioner) remember(s settings.Settings) {
+	if tok, ok := s.Get(settings.ProvisionToken); ok && !slices.Contains(p.seen, tok) {
+		p.seen = append(p.seen, tok)
+	}
+}
+
+func (p *Provisioner) reason(err error) string { return secret.Reason(err, p.seen...) }
 
 // HasWork reports whether start would do anything but fail for want of a
 // token: a token is available from some source, or ctrld's service is

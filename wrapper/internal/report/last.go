@@ -58,3 +58,8 @@ func ReadLast(dir string) (codes.Outcome, bool) {
 	line := strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r")
 	return codes.ParseLine(line)
 }
+
+// RemoveLast deletes the record, for package removal.
+func RemoveLast(dir string) error {
+	return os.Remove(filepath.Join(dir, LastFileName))
+}
