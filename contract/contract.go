@@ -28,6 +28,9 @@ const (
 	ResultFile = "provision_result.json"
 	// LastResultFile is the wrapper's record of the last line.
 	LastResultFile = "ctrld-install-last-result"
+	// PendingResultFile is the record being written, renamed over
+	// LastResultFile once flushed; a killed run may leave it behind.
+	PendingResultFile = "." + LastResultFile + ".tmp"
 	// LockFile is the wrapper's lock; it stays behind, empty.
 	LockFile = ".ctrld-install.lock"
 	// SettingsFile is the Linux settings file's name.
@@ -70,7 +73,7 @@ const (
 
 // WrapperFiles are the files the wrapper itself writes: what package
 // removal deletes by name.
-var WrapperFiles = []string{LastResultFile, LockFile}
+var WrapperFiles = []string{LastResultFile, PendingResultFile, LockFile}
 
 // HomeFiles are the files this package's programs make in the home dir on
 // macOS and Linux, for the package scripts' purge: the wrapper's own, the

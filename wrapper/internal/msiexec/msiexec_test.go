@@ -87,6 +87,8 @@ func TestRunnerFailure(t *testing.T) {
 func TestValidProperty(t *testing.T) {
 	for p, want := range map[string]bool{
 		"PROVISION_TOKEN=abc": true, "CUSTOM_HOSTNAME=": true, "lower=1": false, "NOEQUALS": false, "=x": false,
+		"_A.B9=x=y": true, "9LIVES=1": false, "A-B=1": false, "AB c=1": false,
+		strings.Repeat("A", 72) + "=x": true, strings.Repeat("A", 73) + "=x": false,
 	} {
 		if ValidProperty(p) != want {
 			t.Errorf("ValidProperty(%q) != %v", p, want)

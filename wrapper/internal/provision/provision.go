@@ -99,8 +99,11 @@ func (p *Provisioner) underLock(ctx context.Context) codes.Outcome {
 		return p.internal("the lock could not be taken", err)
 	}
 	defer l.Release()
+	// Success is the usual outcome: its record is flushed to disk while
+	// ctrld runs, and only renamed into place if it comes true.
+	pending := report.Prepare(p.Config.RecordDir, codes.Success)
 	o := p.safely(func() codes.Outcome { return p.provision(ctx) })
-	if err := report.SaveLast(p.Config.RecordDir, o); err != nil {
+	if err := pending.Record(o); err != nil {
 		p.Log.Warn("the result could not be recorded for `ctrld-install last`: " + p.reason(err))
 	}
 	return o
