@@ -77,7 +77,7 @@ func TestRunRecordsBeforeItReturns(t *testing.T) {
 func TestBusyRunRecordsNothing(t *testing.T) {
 	ctrld, _ := shCtrld(t, 0, 0)
 	p, log := newProvisioner(t, ctrld, platform.Linux{}, nil, settings.Settings{settings.ProvisionToken: testenv.Canary})
-	report.SaveLast(p.Config.RecordDir, codes.Failure(codes.TokenExpired))
+	mustSave(t, p.Config.RecordDir, codes.Failure(codes.TokenExpired))
 	held, err := lock.Acquire(p.Config.Home)
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +133,7 @@ func TestUninstallRemovesOnlyWhatTheWrapperWrote(t *testing.T) {
 	ctrld, calls := shCtrld(t, 0, 0)
 	home := t.TempDir()
 	records := filepath.Join(t.TempDir(), "ProgramData", "ControlD")
-	report.SaveLast(records, codes.Success)
+	mustSave(t, records, codes.Success)
 	l, _ := lock.Acquire(home)
 	l.Release()
 	os.WriteFile(filepath.Join(home, "admin-notes"), nil, 0o644)
@@ -155,11 +155,18 @@ func TestUninstallRemovesOnlyWhatTheWrapperWrote(t *testing.T) {
 
 func TestUninstallWithoutCtrld(t *testing.T) {
 	home := t.TempDir()
-	report.SaveLast(home, codes.Success)
+	mustSave(t, home, codes.Success)
 	if code := Uninstall(context.Background(), Config{Ctrld: filepath.Join(home, "gone"), Home: home, RecordDir: home}); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	if _, ok := report.ReadLast(home); ok {
 		t.Fatal("record left behind")
+	}
+}
+
+func mustSave(t *testing.T, dir string, o codes.Outcome) {
+	t.Helper()
+	if err := report.SaveLast(dir, o); err != nil {
+		t.Fatal(err)
 	}
 }

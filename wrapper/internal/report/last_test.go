@@ -90,7 +90,9 @@ func TestPendingNeverWritesThroughALink(t *testing.T) {
 
 func TestRemoveLastTakesThePendingFileToo(t *testing.T) {
 	dir := t.TempDir()
-	SaveLast(dir, codes.Success)
+	if err := SaveLast(dir, codes.Success); err != nil {
+		t.Fatal(err)
+	}
 	os.WriteFile(filepath.Join(dir, pendingName), nil, 0o644)
 	if err := RemoveLast(dir); err != nil {
 		t.Fatal(err)
