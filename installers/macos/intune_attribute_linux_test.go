@@ -36,7 +36,7 @@ func TestIntuneCustomAttribute(t *testing.T) {
 		t.Fatalf("no record: printed %q", out)
 	}
 	os.MkdirAll(m.path("/etc/controld"), 0o755)
-	for _, o := range []codes.Outcome{codes.Success, codes.Failure(codes.MustLookup("LISTENER_BIND_FAILED")), codes.Package("PROFILE_PREFS_MISSING")} {
+	for _, o := range []codes.Outcome{codes.Success, codes.Failure(codes.ListenerBindFailed), codes.Failure(codes.ProfilePrefsMissing)} {
 		m.write("/etc/controld/ctrld-install-last-result", []byte(o.Line()+"\n"), 0o644)
 		out := m.runRaw()
 		if out != o.Line()+"\n" || !grammar.MatchString(strings.TrimSuffix(out, "\n")) {

@@ -13,11 +13,12 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/macos/macho"
 )
 
 // InstallDir is where both binaries land.
-const InstallDir = "/usr/local/bin"
+const InstallDir = contract.MacBinDir
 
 //go:embed scripts/postinstall
 var postinstall []byte
@@ -73,7 +74,7 @@ func (p Package) Build(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tree, err := payloadTree(p.MTime, map[string]string{p.ctrldName(): ctrld, "ctrld-install": wrapper})
+	tree, err := payloadTree(p.MTime, map[string]string{p.ctrldName(): ctrld, contract.Wrapper: wrapper})
 	if err != nil {
 		return err
 	}

@@ -42,6 +42,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/testdata/fakectrld/tokenhash"
 )
 
@@ -295,9 +296,9 @@ func writeResult(home, spec string) {
 }
 `, stamp, parts[0], parts[1], exit)
 	os.MkdirAll(home, 0o755)
-	tmp := filepath.Join(home, ".provision_result.json.tmp")
+	tmp := filepath.Join(home, "."+contract.ResultFile+".tmp")
 	if os.WriteFile(tmp, []byte(body), 0o600) == nil {
-		os.Rename(tmp, filepath.Join(home, "provision_result.json"))
+		os.Rename(tmp, filepath.Join(home, contract.ResultFile))
 	}
 }
 

@@ -12,23 +12,23 @@ import (
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
 
 // runExplain prints the last recorded line, what its code means, the next
 // safe action, and the evidence ctrld recorded for that attempt when a
 // copy was kept. With no valid record it prints nothing and exits 1.
-func runExplain(args []string, stdout, stderr io.Writer) int {
-	var f startFlags
-	fs := locationFlags("explain", &f)
-	if exit, done := parseOrExplain(fs, args, stdout, stderr); done {
+func runExplain(sys System, args []string, stdout, stderr io.Writer) int {
+	var in provision.Input
+	if exit, done := parseOrExplain(locationFlags("explain", &in), args, stdout, stderr); done {
 		return exit
 	}
-	return explain(stdout, platform.Current(), &f)
+	return explain(stdout, sys.OS, provision.Resolve(in, sys.OS, sys.Env, quiet{}))
 }
 
-func explain(stdout io.Writer, osys platform.OS, f *startFlags) int {
-	dir := osys.LastResultDir(f.homeOrDefault(osys))
+func explain(stdout io.Writer, osys platform.OS, cfg provision.Config) int {
+	dir := cfg.RecordDir
 	o, ok := report.ReadLast(dir)
 	if !ok {
 		return exitNone
@@ -36,7 +36,7 @@ func explain(stdout io.Writer, osys platform.OS, f *startFlags) int {
 	var b strings.Builder
 	explainOutcome(&b, o)
 	if !o.OK {
-		r, err := evidence.Load(dir, o.Line(), recordTime(dir), knownTokens(f, osys))
+		r, err := evidence.Load(dir, o.Line(), recordTime(dir), provision.KnownTokens(cfg, osys))
 		explainEvidence(&b, r, err)
 	}
 	io.WriteString(stdout, b.String())

@@ -106,7 +106,7 @@ func freshResult(t *testing.T, home, fixture string, stamp time.Time, edit func(
 	}
 }
 
-var listenerFailed = codes.Failure(codes.MustLookup("LISTENER_BIND_FAILED"))
+var listenerFailed = codes.Failure(codes.ListenerBindFailed)
 
 func TestFromResultFileListener(t *testing.T) {
 	home := t.TempDir()
@@ -128,7 +128,7 @@ func TestFromResultFileListener(t *testing.T) {
 func TestFromResultFileRedactsTheCanary(t *testing.T) {
 	home := t.TempDir()
 	began := time.Now()
-	rejected := codes.Failure(codes.MustLookup("API_REJECTED"))
+	rejected := codes.Failure(codes.APIRejected)
 	freshResult(t, home, "provision_result-api-rejected.json", began, func(m map[string]any) {
 		m["message"] = "HTTP 400 for token " + testenv.Canary + " (short: " + testenv.Canary[:9] + ")"
 	})
@@ -154,10 +154,10 @@ func TestFromResultFileRefusesUntrusted(t *testing.T) {
 	}{
 		"stale":                {began.Add(-2 * time.Minute), listenerFailed, nil},
 		"planted in future":    {began.Add(time.Hour), listenerFailed, nil},
-		"another code":         {began, codes.Failure(codes.MustLookup("LISTENER_CONFIGURED_ADDR_UNAVAILABLE")), nil},
+		"another code":         {began, codes.Failure(codes.ListenerConfiguredAddrUnavailable), nil},
 		"exit disagrees":       {began, listenerFailed, func(m map[string]any) { m["exit_code"] = 42 }},
 		"success":              {began, codes.Success, nil},
-		"package stage":        {began, codes.Package("CTRLD_TIMEOUT"), nil},
+		"package stage":        {began, codes.Failure(codes.CtrldTimeout), nil},
 		"message not a string": {began, listenerFailed, func(m map[string]any) { m["message"] = 7 }},
 	}
 	for name, c := range cases {

@@ -3,6 +3,7 @@ package evidence
 import (
 	"encoding/json"
 	"errors"
+	"github.com/ctrld-install/ctrld-install/contract"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,7 +16,7 @@ import (
 // FileName is the kept copy, beside the wrapper's last-result record (on
 // Windows in the protected ProgramData folder, which an MSI rollback does
 // not touch).
-const FileName = "ctrld-install-evidence.json"
+const FileName = contract.EvidenceFile
 
 // maxStoredSize is far more than a cleaned record can take.
 const maxStoredSize = 16 << 10

@@ -13,9 +13,11 @@ import (
 // preferences plist, the settings file, the OS policy.
 func (p *Provisioner) gather() settings.Settings {
 	s := p.Config.Given
-	s = s.Merge(p.readPrefs())
-	s = s.Merge(p.readSettingsFile())
-	return s.Merge(p.OS.Policy())
+	for _, source := range []settings.Settings{p.readPrefs(), p.readSettingsFile(), p.OS.Policy()} {
+		p.remember(source)
+		s = s.Merge(source)
+	}
+	return s
 }
 
 func (p *Provisioner) readPrefs() settings.Settings {
