@@ -43,7 +43,7 @@ func Dist() error { return dist() }
 // Pkg builds the macOS product archive with universal binaries into dist/ (productsign on macOS with CTRLD_PKG_SIGN_IDENTITY).
 func Pkg() error { return dist("pkg") }
 
-// Msi builds the Windows x64 MSI with wixl into dist/ (wixl cannot build arm64; signed when CTRLD_MSI_SIGN_CERT and CTRLD_MSI_SIGN_KEY are set).
+// Msi builds the Windows MSIs (x64, arm64, x86) in Go into dist/ (signed when CTRLD_MSI_SIGN_CERT and CTRLD_MSI_SIGN_KEY are set).
 func Msi() error { return dist("msi") }
 
 // Deb builds the Debian packages (amd64, arm64) into dist/ (GPG-signed when CTRLD_PACKAGE_SIGNING_KEY is set).

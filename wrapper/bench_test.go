@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"testing"
 	"time"
@@ -19,8 +20,7 @@ func benchEnv(b *testing.B, extra ...string) ([]string, string) {
 	env := append(os.Environ(),
 		"CTRLD_PROVISION_TOKEN="+testenv.Canary,
 		"FAKE_CTRLD_SCENARIO="+filepath.Join(work, "none"),
-		"FAKE_CTRLD_HOME="+filepath.Join(work, "home"),
-		"CTRLD_INSTALL_SYSLOG_SOCKET="+filepath.Join(work, "no-syslog"))
+		"FAKE_CTRLD_HOME="+filepath.Join(work, "home"))
 	return append(env, extra...), work
 }
 
@@ -40,26 +40,75 @@ func run(b *testing.B, env []string, name string, args ...string) *os.ProcessSta
 	return cmd.ProcessState
 }
 
-// BenchmarkCtrldDirect is the baseline: the fake ctrld's start and status,
-// run straight, as the old shell postinstall did.
-func BenchmarkCtrldDirect(b *testing.B) {
-	env, _ := benchEnv(b)
-	ctrld := filepath.Join(binDir, "ctrld")
-	for b.Loop() {
-		run(b, env, ctrld, "start", "--cd-org="+testenv.Canary)
-		run(b, env, ctrld, "status")
+// emptyProgram builds `func main() {}`: the floor every Go program pays
+// to start.
+func emptyProgram(b *testing.B) string {
+	dir := b.TempDir()
+	src := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(src, []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		b.Fatal(err)
 	}
+	out := filepath.Join(dir, "empty")
+	cmd := exec.Command("go", "build", "-o", out, src)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GO111MODULE=off")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("%v\n%s", err, msg)
+	}
+	return out
 }
 
-// BenchmarkWrapperStart is ctrld-install start around the same fake ctrld
-// (start, then the status gate). The difference to BenchmarkCtrldDirect
-// is the wrapper's overhead.
-func BenchmarkWrapperStart(b *testing.B) {
+// startupRounds is how many times each program runs per iteration; the
+// medians of the rounds are what is reported.
+const startupRounds = 15
+
+// BenchmarkStartup measures, interleaved in one run so that the machine's
+// load hits every program alike: an empty Go program (the floor), the
+// fake ctrld's start and status run directly (what the old shell
+// postinstall did), `ctrld-install start` around the same fake ctrld, and
+// `ctrld-install codes` (the wrapper's own start-up). It reports
+// start-overhead-x, what start adds over ctrld direct in units of the
+// floor, and codes-x, codes over the floor.
+func BenchmarkStartup(b *testing.B) {
 	env, work := benchEnv(b)
-	for b.Loop() {
-		run(b, env, filepath.Join(binDir, "ctrld-install"), wrapperArgs(work)...)
+	ctrld, wrapper, empty := filepath.Join(binDir, "ctrld"), filepath.Join(binDir, "ctrld-install-release"), emptyProgram(b)
+	programs := []func(){
+		func() { run(b, env, empty) },
+		func() {
+			run(b, env, ctrld, "start", "--cd-org="+testenv.Canary)
+			run(b, env, ctrld, "status")
+		},
+		func() { run(b, env, wrapper, wrapperArgs(work)...) },
+		func() { run(b, env, wrapper, "codes") },
 	}
+	took := make([][]time.Duration, len(programs))
+	for b.Loop() {
+		for round := range startupRounds {
+			for i := range programs {
+				// Rotate the order so no program always runs first.
+				p := (i + round) % len(programs)
+				start := time.Now()
+				programs[p]()
+				took[p] = append(took[p], time.Since(start))
+			}
+		}
+	}
+	floor, direct, start, codes := median(took[0]), median(took[1]), median(took[2]), median(took[3])
+	b.ReportMetric(ms(floor), "floor-ms")
+	b.ReportMetric(ms(direct), "direct-ms")
+	b.ReportMetric(ms(start), "start-ms")
+	b.ReportMetric(ms(codes), "codes-ms")
+	b.ReportMetric(float64(start-direct)/float64(floor), "start-overhead-x")
+	b.ReportMetric(float64(codes)/float64(floor), "codes-x")
 }
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 // BenchmarkWrapperHugeOutput pushes 1 GiB of output without newlines
 // through the wrapper and reports throughput and the wrapper's peak RSS.
@@ -67,11 +116,8 @@ func BenchmarkWrapperHugeOutput(b *testing.B) {
 	const size = 1 << 30
 	env, work := benchEnv(b, "FAKE_CTRLD_START_FLOOD=1073741824", "FAKE_CTRLD_START_EXIT=1")
 	var peak int64
-	var spent time.Duration
 	for b.Loop() {
-		start := time.Now()
-		st := run(b, env, filepath.Join(binDir, "ctrld-install"), wrapperArgs(work)...)
-		spent += time.Since(start)
+		st := run(b, env, filepath.Join(binDir, "ctrld-install-release"), wrapperArgs(work)...)
 		peak = max(peak, st.SysUsage().(*syscall.Rusage).Maxrss)
 	}
 	b.SetBytes(size)

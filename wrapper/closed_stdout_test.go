@@ -13,7 +13,7 @@ import (
 )
 
 // A closed stdout (EPIPE) must not change the exit code, and stderr stays
-// empty even then.
+// empty even then. It runs the release main.
 func TestClosedStdoutKeepsExitCode(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -28,7 +28,7 @@ func TestClosedStdoutKeepsExitCode(t *testing.T) {
 			}
 			r.Close()
 			var stderr bytes.Buffer
-			cmd := exec.Command(filepath.Join(binDir, "ctrld-install"), "start",
+			cmd := exec.Command(filepath.Join(binDir, "ctrld-install-release"), "start",
 				"--ctrld", filepath.Join(binDir, "ctrld"), "--home", filepath.Join(work, "home"),
 				"--service-file", filepath.Join(work, "ctrld.service"), "--settings", filepath.Join(work, "none"))
 			cmd.Env = append(os.Environ(),
@@ -36,8 +36,7 @@ func TestClosedStdoutKeepsExitCode(t *testing.T) {
 				"FAKE_CTRLD_SCENARIO="+filepath.Join(work, "none"),
 				"FAKE_CTRLD_START_EXIT="+tc.exit,
 				"FAKE_CTRLD_HOME="+filepath.Join(work, "home"),
-				"FAKE_CTRLD_SERVICE_FILE="+filepath.Join(work, "ctrld.service"),
-				"CTRLD_INSTALL_SYSLOG_SOCKET="+filepath.Join(work, "no-syslog"))
+				"FAKE_CTRLD_SERVICE_FILE="+filepath.Join(work, "ctrld.service"))
 			cmd.Stdout, cmd.Stderr = w, &stderr
 			got, err := testenv.ExitCode(cmd.Run())
 			w.Close()

@@ -7,8 +7,11 @@ import (
 	"os"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/cli"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args[1:], os.Stdout, os.Stderr))
+	sys := cli.System{OS: platform.Current(), OpenLog: report.OpenSystemLog, Env: os.Environ()}
+	os.Exit(cli.Run(sys, os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -55,7 +55,7 @@ func startWrapper(t *testing.T, work, syslogPath string, args ...string) wrapper
 		"FAKE_CTRLD_HOME=" + filepath.Join(work, "home"),
 		"FAKE_CTRLD_RECORD=" + filepath.Join(work, "calls"),
 		"FAKE_CTRLD_SERVICE_FILE=" + filepath.Join(work, "svc", "ctrld.service"),
-		"CTRLD_INSTALL_SYSLOG_SOCKET=" + syslogPath}
+		syslogSocketEnv + "=" + syslogPath}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	began := time.Now()

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +21,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"howett.net/plist"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
 	"github.com/ctrld-install/ctrld-install/testdata/fakectrld/tokenhash"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
@@ -45,19 +47,30 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// testVersion is stamped into the release build the way the release
+// pipeline stamps it.
+const testVersion = "9.8.7-test"
+
+// buildBinaries builds the fake ctrld; ctrld-install from the test main,
+// which adds the debug seams the scenarios need (the syslog socket); and
+// ctrld-install-release from the release main, version stamped.
 func buildBinaries(dir string) error {
-	for name, pkg := range map[string]string{"ctrld-install": "./wrapper", "ctrld": "./testdata/fakectrld"} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
+	for name, build := range map[string][]string{
+		"ctrld-install":         {"./wrapper/internal/testmain"},
+		"ctrld-install-release": {"-ldflags", "-X " + contract.VersionVar + "=" + testVersion, "./wrapper"},
+		"ctrld":                 {"./testdata/fakectrld"},
+	} {
+		cmd := exec.Command("go", append([]string{"build", "-o", filepath.Join(dir, name)}, build...)...)
 		cmd.Dir = testenv.RepoRoot()
 		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("building %s: %v\n%s", pkg, err, out)
+			return fmt.Errorf("building %s: %v\n%s", name, err, out)
 		}
 	}
 	return nil
 }
 
 // TestScripts runs the CLI scenarios in testdata/script, one behaviour a
-// file, against the real wrapper binary and the fake ctrld.
+// file, against the wrapper (its test main) and the fake ctrld.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -79,11 +92,16 @@ func TestScripts(t *testing.T) {
 
 const syslogKey = "syslog"
 
+// syslogSocketEnv is the test main's syslog seam.
+const syslogSocketEnv = "CTRLD_INSTALL_TEST_SYSLOG"
+
 func setupScript(env *testscript.Env) error {
 	work := env.WorkDir
 	env.Setenv("PATH", binDir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	env.Setenv("CTRLD", filepath.Join(binDir, "ctrld"))
 	env.Setenv("WRAPPER", filepath.Join(binDir, "ctrld-install"))
+	env.Setenv("RELEASE_WRAPPER", filepath.Join(binDir, "ctrld-install-release"))
+	env.Setenv("TEST_VERSION", testVersion)
 	env.Setenv("CANARY", testenv.Canary)
 	env.Setenv("CANARY_SHA", tokenhash.Of(testenv.Canary))
 	env.Setenv("FAKE_CTRLD_SCENARIO", filepath.Join(work, "scenario"))
@@ -99,7 +117,7 @@ func setupScript(env *testscript.Env) error {
 		return err
 	}
 	env.Values[syslogKey] = log
-	env.Setenv("CTRLD_INSTALL_SYSLOG_SOCKET", log.path)
+	env.Setenv(syslogSocketEnv, log.path)
 	env.Defer(log.close)
 	return nil
 }
@@ -159,11 +177,32 @@ func (c *syslogCapture) close() {
 
 var lineGrammar = regexp.MustCompile(codes.LinePattern)
 
-// provision EXIT [flags...] runs `ctrld-install start` and checks the
-// contract every run must keep: the exit code, exactly one line on stdout
-// that matches the grammar and names that exit code, nothing on stderr,
-// and no canary in either. stdout and stderr stay available to later
-// commands.
+// startDefaults are the flags every scenario's start needs to stay inside
+// its work dir; a scenario names one only to vary it.
+var startDefaults = [][2]string{
+	{"--ctrld", "$CTRLD"},
+	{"--home", "$WORK/home"},
+	{"--service-file", "$WORK/svc/ctrld.service"},
+	{"--settings", "$WORK/none"},
+}
+
+// withStartDefaults adds each default flag the arguments do not set.
+func withStartDefaults(ts *testscript.TestScript, args []string) []string {
+	var out []string
+	for _, d := range startDefaults {
+		if !slices.ContainsFunc(args, func(a string) bool { return a == d[0] || strings.HasPrefix(a, d[0]+"=") }) {
+			out = append(out, d[0], os.Expand(d[1], ts.Getenv))
+		}
+	}
+	return append(out, args...)
+}
+
+// provision EXIT [flags...] runs `ctrld-install start` with the usual
+// --ctrld, --home, --service-file and --settings (each unless the flags
+// give it) and checks the contract every run must keep: the exit code,
+// exactly one line on stdout that matches the grammar and names that exit
+// code, nothing on stderr, and no canary in either. stdout and stderr
+// stay available to later commands.
 func cmdProvision(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 1 {
 		ts.Fatalf("usage: provision EXIT [flags...]")
@@ -172,7 +211,7 @@ func cmdProvision(ts *testscript.TestScript, neg bool, args []string) {
 	if err != nil {
 		ts.Fatalf("bad exit code %q", args[0])
 	}
-	got, err := testenv.ExitCode(ts.Exec("ctrld-install", append([]string{"start"}, args[1:]...)...))
+	got, err := testenv.ExitCode(ts.Exec("ctrld-install", append([]string{"start"}, withStartDefaults(ts, args[1:])...)...))
 	if err != nil {
 		ts.Fatalf("running ctrld-install: %v", err)
 	}
@@ -297,14 +336,15 @@ func cmdDelayedWrite(ts *testscript.TestScript, neg bool, args []string) {
 	}()
 }
 
-// maxrss LIMIT_MIB [flags...] runs `ctrld-install start` and fails when
+// maxrss LIMIT_MIB [flags...] runs `ctrld-install start` (with the
+// defaults provision adds) and fails when
 // its peak resident memory exceeds the limit. It checks that memory stays
 // bounded, far below what buffering the output would take; the benchmark
 // reports the real figure.
 func cmdMaxRSS(ts *testscript.TestScript, neg bool, args []string) {
 	limit, err := strconv.Atoi(args[0])
 	ts.Check(err)
-	cmd := exec.Command(filepath.Join(binDir, "ctrld-install"), append([]string{"start"}, args[1:]...)...)
+	cmd := exec.Command(filepath.Join(binDir, "ctrld-install"), append([]string{"start"}, withStartDefaults(ts, args[1:])...)...)
 	cmd.Env = scriptEnv(ts)
 	out, _ := cmd.Output()
 	rss := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss / 1024
@@ -317,7 +357,7 @@ func cmdMaxRSS(ts *testscript.TestScript, neg bool, args []string) {
 func scriptEnv(ts *testscript.TestScript) []string {
 	var env []string
 	for _, k := range []string{"PATH", "HOME", "FAKE_CTRLD_SCENARIO", "FAKE_CTRLD_HOME", "FAKE_CTRLD_RECORD",
-		"FAKE_CTRLD_SERVICE_FILE", "CTRLD_PROVISION_TOKEN", "CTRLD_INSTALL_SYSLOG_SOCKET"} {
+		"FAKE_CTRLD_SERVICE_FILE", "CTRLD_PROVISION_TOKEN", syslogSocketEnv} {
 		env = append(env, k+"="+ts.Getenv(k))
 	}
 	return env

@@ -7,13 +7,15 @@ import (
 	"fmt"
 	"path/filepath"
 	"time"
+
+	"github.com/ctrld-install/ctrld-install/contract"
 )
 
 // Fixed places on the target machine.
 const (
-	BinDir       = "/usr/bin"
-	Home         = "/etc/controld"
-	SettingsFile = Home + "/ctrld-install.conf"
+	BinDir       = contract.LinuxBinDir
+	Home         = contract.Home
+	SettingsFile = contract.LinuxSettings
 )
 
 // Package describes one Linux package to build. Configuration is data:
@@ -46,7 +48,7 @@ const (
 func (p Package) CtrldName() string { return filepath.Base(p.Ctrld) }
 
 func (p Package) vars(bin string) scriptVars {
-	return scriptVars{Bin: bin, Ctrld: p.CtrldName(), Home: Home, SettingsFile: SettingsFile}
+	return scriptVars{Bin: bin, Ctrld: p.CtrldName(), Wrapper: contract.Wrapper, Home: Home, SettingsFile: SettingsFile, HomeFiles: contract.HomeFiles}
 }
 
 func (p Package) check() error {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
 )
 
@@ -133,4 +134,28 @@ func TestRenderedScriptsPassShellcheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	testenv.ShellCheck(t, "install.sh", body)
+}
+
+// The removal scripts take their lists from the contract package: a file
+// the wrapper or ctrld starts writing under another name is still
+// removed, and removal goes through the wrapper as on every OS.
+func TestRemovalScriptsFollowTheContract(t *testing.T) {
+	p := Package{Name: "ctrld", Version: "1.0.0", Arch: "amd64", Ctrld: "/x/ctrld-client", Wrapper: "/x/ctrld-install", MTime: epoch}
+	post, err := renderScript("postremove.sh", p.vars(BinDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range contract.HomeFiles {
+		if !strings.Contains(string(post), " "+contract.Home+"/"+f+" ") && !strings.Contains(string(post), " "+contract.Home+"/"+f+"\n") {
+			t.Errorf("postremove does not remove %s:\n%s", f, post)
+		}
+	}
+	pre, err := renderScript("preremove.sh", p.vars(BinDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := BinDir + "/" + contract.Wrapper + " uninstall --ctrld " + BinDir + "/ctrld-client "
+	if !strings.Contains(string(pre), want) {
+		t.Errorf("preremove does not run %q:\n%s", want, pre)
+	}
 }

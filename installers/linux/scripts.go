@@ -13,8 +13,11 @@ var scriptFiles embed.FS
 type scriptVars struct {
 	Bin          string // where the binaries go
 	Ctrld        string // the ctrld binary's name
+	Wrapper      string // the wrapper's name
 	Home         string
 	SettingsFile string
+	// HomeFiles are the files in Home that purge removes by name.
+	HomeFiles []string
 }
 
 // renderScript returns one shim with its placeholders filled.

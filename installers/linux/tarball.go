@@ -5,6 +5,8 @@ import (
 	"compress/gzip"
 	"io"
 	"os"
+
+	"github.com/ctrld-install/ctrld-install/contract"
 )
 
 // TarballName is the archive's file name.
@@ -43,7 +45,7 @@ func (p Package) BuildTarball(w io.Writer) error {
 		data func() ([]byte, error)
 	}{
 		{p.CtrldName(), 0o755, func() ([]byte, error) { return os.ReadFile(p.Ctrld) }},
-		{"ctrld-install", 0o755, func() ([]byte, error) { return os.ReadFile(p.Wrapper) }},
+		{contract.Wrapper, 0o755, func() ([]byte, error) { return os.ReadFile(p.Wrapper) }},
 		{"install.sh", 0o755, func() ([]byte, error) { return install, nil }},
 		{"README.txt", 0o644, func() ([]byte, error) { return []byte(tarballReadme), nil }},
 	}

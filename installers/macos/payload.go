@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/macos/bom"
 	"github.com/ctrld-install/ctrld-install/installers/macos/cpio"
 )
@@ -17,11 +18,11 @@ import (
 // launchd and the postinstall run them as root. /usr/local/bin is not one:
 // Homebrew on Intel Macs gives it, and often /usr/local itself, to the
 // user who installed Homebrew, so nothing under /usr/local is safe.
-const InstallDir = "/Library/ControlD"
+const InstallDir = contract.MacBinDir
 
 // LegacyInstallDir is where releases before InstallDir put the binaries;
 // the postinstall moves an existing service off it.
-const LegacyInstallDir = "/usr/local/bin"
+const LegacyInstallDir = contract.MacLegacyBinDir
 
 // entry is one payload path. Payload, Bom, numberOfFiles and installKBytes
 // all derive from one list of these, so they cannot disagree.

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/macos/macho"
 )
 
@@ -70,7 +71,7 @@ func (p Package) Build(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tree, err := payloadTree(p.MTime, map[string]string{p.ctrldName(): ctrld, "ctrld-install": wrapper})
+	tree, err := payloadTree(p.MTime, map[string]string{p.ctrldName(): ctrld, contract.Wrapper: wrapper})
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"debug/macho"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/macos/bom"
 	"github.com/ctrld-install/ctrld-install/installers/macos/cpio"
 	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
@@ -23,24 +25,45 @@ import (
 
 var epoch = time.Unix(1_700_000_000, 0).UTC()
 
-// slices are thin darwin builds of the fake ctrld and the wrapper, built
-// once for the package.
-var slices = struct {
-	once                                 sync.Once
-	ctrldAmd, ctrldArm, wrapAmd, wrapArm string
-}{}
+// darwinBuilds are thin darwin builds of the fake ctrld and the wrapper
+// (amd64, arm64), built once for every test; the build takes no t, so no
+// test's t outlives it.
+var darwinBuilds = sync.OnceValues(func() (map[string]string, error) {
+	dir, err := os.MkdirTemp("", "darwin-slices")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, arch := range []string{"amd64", "arm64"} {
+		for name, pkg := range map[string]string{"ctrld": "./testdata/fakectrld", contract.Wrapper: "./wrapper"} {
+			path, err := goBuild(dir, name+"-"+arch, pkg, "GOOS=darwin", "GOARCH="+arch, "CGO_ENABLED=0")
+			if err != nil {
+				return nil, err
+			}
+			out[name+"-"+arch] = path
+		}
+	}
+	return out, nil
+})
 
 func darwinSlices(t *testing.T) (ctrld, wrapper []string) {
 	t.Helper()
-	slices.once.Do(func() {
-		dir, _ := os.MkdirTemp("", "darwin-slices")
-		build := func(name, pkg, arch string) string {
-			return testenv.GoBuild(t, dir, name+"-"+arch, pkg, "GOOS=darwin", "GOARCH="+arch, "CGO_ENABLED=0")
-		}
-		slices.ctrldAmd, slices.ctrldArm = build("ctrld", "./testdata/fakectrld", "amd64"), build("ctrld", "./testdata/fakectrld", "arm64")
-		slices.wrapAmd, slices.wrapArm = build("ctrld-install", "./wrapper", "amd64"), build("ctrld-install", "./wrapper", "arm64")
-	})
-	return []string{slices.ctrldAmd, slices.ctrldArm}, []string{slices.wrapAmd, slices.wrapArm}
+	b, err := darwinBuilds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []string{b["ctrld-amd64"], b["ctrld-arm64"]}, []string{b[contract.Wrapper+"-amd64"], b[contract.Wrapper+"-arm64"]}
+}
+
+// goBuild builds pkg into dir/name with the extra environment.
+func goBuild(dir, name, pkg string, env ...string) (string, error) {
+	out := filepath.Join(dir, name)
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir, cmd.Env = testenv.RepoRoot(), append(os.Environ(), env...)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)
+	}
+	return out, nil
 }
 
 func buildPkg(t *testing.T, p Package) string {
@@ -340,5 +363,13 @@ func TestInstallKBytesRule(t *testing.T) {
 	}
 	if got := installKBytes(tree); got != 9 {
 		t.Fatalf("installKBytes %d, want 9", got)
+	}
+}
+
+// The shipped postinstall runs the wrapper where the payload puts it.
+func TestPostinstallRunsTheInstalledWrapper(t *testing.T) {
+	want := "exec " + InstallDir + "/" + contract.Wrapper + " start"
+	if !strings.Contains(string(postinstall), want) {
+		t.Fatalf("postinstall does not %q:\n%s", want, postinstall)
 	}
 }

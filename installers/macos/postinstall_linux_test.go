@@ -12,36 +12,35 @@ import (
 
 	"howett.net/plist"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
 	"github.com/ctrld-install/ctrld-install/testdata/fakectrld/tokenhash"
 )
 
 // The postinstall shim, taken from a built package, runs under busybox sh
-// in a chroot laid out like a Mac: /Library/ControlD holds the wrapper (a
-// Linux build with the macOS behaviour, tag simulate_darwin) and the fake
-// ctrld; /bin/launchctl is a stand-in that logs its calls; managed
-// preferences are real plist files where a profile puts them.
+// in a chroot laid out like a Mac: /Library/ControlD holds the wrapper (its
+// test main, a static Linux build given the macOS behaviour by
+// simulateMac) and the fake ctrld; /bin/launchctl is a stand-in that logs
+// its calls; managed preferences are real plist files where a profile
+// puts them.
 
-var simulated = struct {
-	once           sync.Once
-	wrapper, ctrld string
-}{}
+// simulateMac is the test main's debug seam for the macOS behaviour.
+const simulateMac = "CTRLD_INSTALL_TEST_OS=darwin"
 
-func simulatedBinaries(t *testing.T) (wrapper, ctrld string) {
-	t.Helper()
-	simulated.once.Do(func() {
-		dir, _ := os.MkdirTemp("", "mac-sim")
-		env := []string{"GOOS=linux", "CGO_ENABLED=0"}
-		simulated.ctrld = testenv.GoBuild(t, dir, "ctrld", "./testdata/fakectrld", env...)
-		cmd := exec.Command("go", "build", "-tags", "simulate_darwin", "-o", filepath.Join(dir, "ctrld-install"), "./wrapper")
-		cmd.Dir, cmd.Env = testenv.RepoRoot(), append(os.Environ(), env...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%v\n%s", err, out)
-		}
-		simulated.wrapper = filepath.Join(dir, "ctrld-install")
-	})
-	return simulated.wrapper, simulated.ctrld
-}
+// simulatedBinaries builds the two binaries once for every test; the
+// build takes no t, so no test's t outlives it.
+var simulatedBinaries = sync.OnceValues(func() ([2]string, error) {
+	dir, err := os.MkdirTemp("", "mac-sim")
+	if err != nil {
+		return [2]string{}, err
+	}
+	wrapper, err := goBuild(dir, contract.Wrapper, "./wrapper/internal/testmain", "GOOS=linux", "CGO_ENABLED=0")
+	if err != nil {
+		return [2]string{}, err
+	}
+	ctrld, err := goBuild(dir, contract.Ctrld, "./testdata/fakectrld", "GOOS=linux", "CGO_ENABLED=0")
+	return [2]string{wrapper, ctrld}, err
+})
 
 // shippedPostinstall extracts the postinstall from a built package with the
 // project's own readers.
@@ -62,8 +61,9 @@ func shippedPostinstall(t *testing.T) []byte {
 }
 
 const (
-	prefsPath  = "/Library/Managed Preferences/com.controld.ctrld.plist"
-	daemonPath = "/Library/LaunchDaemons/ctrld.plist"
+	prefsPath  = contract.ManagedPrefs
+	daemonPath = contract.LaunchDaemonsDir + "/" + contract.Ctrld + ".plist"
+	lastPath   = contract.Home + "/" + contract.LastResultFile
 )
 
 type macRoot struct {
@@ -72,12 +72,16 @@ type macRoot struct {
 }
 
 func newMacRoot(t *testing.T, script []byte) *macRoot {
-	wrapper, ctrld := simulatedBinaries(t)
+	bins, err := simulatedBinaries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapper, ctrld := bins[0], bins[1]
 	root := testenv.NewChroot(t, []string{"usr/local/bin", "Library/ControlD", "Library/LaunchDaemons", "Library/Managed Preferences", "etc"},
 		"cat", "rm", "grep", "sed")
 	m := &macRoot{t, root}
-	m.copy(wrapper, InstallDir+"/ctrld-install", 0o755)
-	m.copy(ctrld, InstallDir+"/ctrld", 0o755)
+	m.copy(wrapper, InstallDir+"/"+contract.Wrapper, 0o755)
+	m.copy(ctrld, InstallDir+"/"+contract.Ctrld, 0o755)
 	m.write("/tmp/postinstall", script, 0o755)
 	// launchctl stand-in: logs its arguments; "load" creates nothing, the
 	// plist is already there on an upgrade.
@@ -102,7 +106,7 @@ func (m *macRoot) copy(src, dst string, mode os.FileMode) {
 }
 
 func (m *macRoot) scenario(lines ...string) {
-	base := []string{"home=/etc/controld", "service-file=" + daemonPath, "record=/tmp/ctrld-calls"}
+	base := []string{"home=" + contract.Home, "service-file=" + daemonPath, "record=/tmp/ctrld-calls"}
 	m.write(InstallDir+"/fake-ctrld.scenario", []byte(strings.Join(append(base, lines...), "\n")+"\n"), 0o644)
 }
 
@@ -124,7 +128,7 @@ func (m *macRoot) read(p string) string {
 func (m *macRoot) runRaw(env ...string) string {
 	m.t.Helper()
 	cmd := exec.Command("chroot", m.root, "/bin/sh", "/tmp/postinstall")
-	cmd.Env = append([]string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin"}, env...)
+	cmd.Env = append([]string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin", simulateMac}, env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil || stderr.Len() != 0 {
@@ -138,7 +142,7 @@ func (m *macRoot) runRaw(env ...string) string {
 func (m *macRoot) run(wantExit int, env ...string) string {
 	m.t.Helper()
 	cmd := exec.Command("chroot", m.root, "/bin/sh", "/tmp/postinstall", "/tmp/ctrld.pkg", "/", "/", "/")
-	cmd.Env = append([]string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin"}, env...)
+	cmd.Env = append([]string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin", simulateMac}, env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	code, err := testenv.ExitCode(cmd.Run())
@@ -178,7 +182,7 @@ func TestPostinstallFreshInstall(t *testing.T) {
 			if calls := m.read("/tmp/ctrld-calls"); !strings.HasPrefix(calls, want) || !strings.Contains(calls, "status\n") {
 				t.Fatalf("ctrld calls %q", calls)
 			}
-			if m.read("/etc/controld/ctrld-install-last-result") != "provisioning complete (exit 0)\n" {
+			if m.read(lastPath) != "provisioning complete (exit 0)\n" {
 				t.Fatal("last result not recorded")
 			}
 		})
@@ -236,6 +240,37 @@ func TestPostinstallUpgrade(t *testing.T) {
 	})
 }
 
+func TestPostinstallMissingProfile(t *testing.T) {
+	testenv.RequireTool(t, "chroot")
+	m := newMacRoot(t, shippedPostinstall(t))
+	m.scenario()
+	start := time.Now()
+	if line := m.run(61, "CTRLD_INSTALL_PREFS_WAIT=1s"); line != "provisioning failed: stage=package code=PROFILE_PREFS_MISSING (exit 61)" {
+		t.Fatalf("line %q", line)
+	}
+	if time.Since(start) < time.Second {
+		t.Fatal("did not wait for the profile")
+	}
+	if m.read("/tmp/ctrld-calls") != "" {
+		t.Fatal("ctrld ran without a token")
+	}
+}
+
+func TestPostinstallProfileArrivesDuringWait(t *testing.T) {
+	testenv.RequireTool(t, "chroot")
+	m := newMacRoot(t, shippedPostinstall(t))
+	m.scenario()
+	go func() {
+		time.Sleep(time.Second)
+		data, _ := plist.Marshal(map[string]any{"ProvisionToken": testenv.Canary}, plist.BinaryFormat)
+		os.WriteFile(m.path(prefsPath)+".tmp", data, 0o644)
+		os.Rename(m.path(prefsPath)+".tmp", m.path(prefsPath))
+	}()
+	if line := m.run(0, "CTRLD_INSTALL_PREFS_WAIT=30s"); line != "provisioning complete (exit 0)" {
+		t.Fatalf("line %q", line)
+	}
+}
+
 // daemonPlist is the launchd job as ctrld writes it, for a binary at path.
 func daemonPlist(path string) []byte {
 	return []byte(`<?xml version="1.0" encoding="UTF-8"?>
@@ -291,36 +326,5 @@ func TestPostinstallLeavesACurrentJobAlone(t *testing.T) {
 	m.run(0)
 	if got := m.read(daemonPath); got != string(daemonPlist(InstallDir+"/ctrld")) {
 		t.Fatalf("launchd job changed:\n%s", got)
-	}
-}
-
-func TestPostinstallMissingProfile(t *testing.T) {
-	testenv.RequireTool(t, "chroot")
-	m := newMacRoot(t, shippedPostinstall(t))
-	m.scenario()
-	start := time.Now()
-	if line := m.run(61, "CTRLD_INSTALL_PREFS_WAIT=1s"); line != "provisioning failed: stage=package code=PROFILE_PREFS_MISSING (exit 61)" {
-		t.Fatalf("line %q", line)
-	}
-	if time.Since(start) < time.Second {
-		t.Fatal("did not wait for the profile")
-	}
-	if m.read("/tmp/ctrld-calls") != "" {
-		t.Fatal("ctrld ran without a token")
-	}
-}
-
-func TestPostinstallProfileArrivesDuringWait(t *testing.T) {
-	testenv.RequireTool(t, "chroot")
-	m := newMacRoot(t, shippedPostinstall(t))
-	m.scenario()
-	go func() {
-		time.Sleep(time.Second)
-		data, _ := plist.Marshal(map[string]any{"ProvisionToken": testenv.Canary}, plist.BinaryFormat)
-		os.WriteFile(m.path(prefsPath)+".tmp", data, 0o644)
-		os.Rename(m.path(prefsPath)+".tmp", m.path(prefsPath))
-	}()
-	if line := m.run(0, "CTRLD_INSTALL_PREFS_WAIT=30s"); line != "provisioning complete (exit 0)" {
-		t.Fatalf("line %q", line)
 	}
 }

@@ -38,7 +38,7 @@ func TestJamfExtensionAttribute(t *testing.T) {
 		t.Fatalf("no record: printed %q", out)
 	}
 	os.MkdirAll(m.path("/etc/controld"), 0o755)
-	for _, o := range []codes.Outcome{codes.Success, codes.Failure(codes.MustLookup("LISTENER_BIND_FAILED"))} {
+	for _, o := range []codes.Outcome{codes.Success, codes.Failure(codes.ListenerBindFailed)} {
 		m.write("/etc/controld/ctrld-install-last-result", []byte(o.Line()+"\n"), 0o644)
 		if out := run(); out != "<result>"+o.Line()+"</result>\n" {
 			t.Fatalf("printed %q", out)

@@ -5,41 +5,36 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io"
-	"os"
+
+	"github.com/ctrld-install/ctrld-install/installers/windows/msidb"
 )
 
 // msiCodes are the MSI's GUIDs. They derive from the inputs, so the same
 // inputs give the same MSI: the ProductCode changes with the version (each
-// version is a major upgrade), the PackageCode with any byte of content,
-// and component GUIDs never (the components keep their identity).
+// version is a major upgrade) and the architecture (32- and 64-bit
+// packages must differ), component GUIDs only with the architecture (the
+// components keep their identity across versions).
 type msiCodes struct {
-	ProductCode, PackageCode, Ctrld, Wrapper string
+	ProductCode, Ctrld, Wrapper string
 }
 
-func (p Package) codes(wrapper string) (msiCodes, error) {
-	content := sha256.New()
-	for _, f := range []string{p.Ctrld, wrapper} {
-		if err := hashFile(content, f); err != nil {
-			return msiCodes{}, err
-		}
-	}
-	fmt.Fprintf(content, "%s|%s|%d", p.Version, p.Arch, p.MTime.Unix())
+func (p Package) codes() msiCodes {
 	return msiCodes{
 		ProductCode: guid("product", p.Version, p.Arch),
-		PackageCode: guid("package", fmt.Sprintf("%x", content.Sum(nil))),
 		Ctrld:       guid("component", "ctrld", p.Arch),
 		Wrapper:     guid("component", "ctrld-install", p.Arch),
-	}, nil
+	}
 }
 
-func hashFile(w io.Writer, path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
+// packageCode (the summary's Revision Number) changes with any byte of the
+// package: it hashes the files' content and every table.
+func packageCode(files []byte, tables []msidb.Table) string {
+	h := sha256.New()
+	h.Write(files)
+	for _, t := range tables {
+		fmt.Fprintf(h, "%q %v %#v\n", t.Name, t.Columns, t.Rows)
 	}
-	defer f.Close()
-	_, err = io.Copy(w, f)
-	return err
+	return guid("package", fmt.Sprintf("%x", h.Sum(nil)))
 }
 
 // guid is a name-based (version 5) UUID under the product's UpgradeCode.

@@ -1,80 +1,58 @@
-// Package windows builds ctrld's MSI with wixl (Debian's msitools) and
-// post-patches the tables wixl cannot express. The MSI installs ctrld and
-// ctrld-install in Program Files\ControlD and runs ctrld-install as a
-// deferred custom action whose failure rolls the install back.
+// Package windows builds ctrld's MSI, in Go, for x64, arm64 and x86. The
+// MSI installs ctrld and ctrld-install in Program Files\ControlD and runs
+// ctrld-install as a deferred custom action whose failure rolls the
+// install back. Its tables are data (tables.go), written by msidb into a
+// compound file (cfb) with the files in an embedded cabinet (cab).
 package windows
 
 import (
-	"bytes"
-	_ "embed"
 	"fmt"
+	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"text/template"
+	"strings"
 	"time"
+
+	"github.com/ctrld-install/ctrld-install/installers/windows/cab"
+	"github.com/ctrld-install/ctrld-install/installers/windows/cfb"
+	"github.com/ctrld-install/ctrld-install/installers/windows/msidb"
 )
-
-//go:embed product.wxs
-var productWXS string
-
-var wxsTemplate = template.Must(template.New("product.wxs").Parse(productWXS))
-
-// UpgradeCode identifies the product line forever: every ctrld MSI shares
-// it, so MajorUpgrade finds older versions.
-const UpgradeCode = "{6A5C1E7B-3F0D-4C29-9B8E-2D7F41C0A9E3}"
-
-// Public properties an admin sets on the msiexec command line.
-const (
-	PropToken     = "PROVISION_TOKEN"
-	PropHostname  = "CUSTOM_HOSTNAME"
-	PropIntercept = "INTERCEPT_MODE"
-	PropDev       = "USE_DEV_ENVIRONMENT"
-)
-
-// Properties lists them; the token is the hidden one.
-var Properties = []string{PropToken, PropHostname, PropIntercept, PropDev}
-
-// Custom action type bits (Windows Installer's CustomAction.Type).
-const (
-	CATypeExeFromFile = 0x12   // 18: an EXE that the package installs
-	CAContinue        = 0x40   // Return="ignore"
-	CAInScript        = 0x400  // deferred
-	CANoImpersonate   = 0x800  // runs as LocalSystem
-	CAHideTarget      = 0x2000 // command line kept out of the log
-)
-
-// ProvisionType is the provisioning action's full type.
-const ProvisionType = CATypeExeFromFile | CAInScript | CANoImpersonate | CAHideTarget
 
 // Package describes the MSI to build.
 type Package struct {
-	Version string // x.y.z (MSI versions are numeric)
-	// Arch is "x64"; wixl 0.101 cannot build arm64 packages.
-	Arch           string
-	Ctrld, Wrapper string // Windows binaries; Ctrld keeps its file name
+	Version        string // x.y.z (MSI versions are numeric)
+	Arch           string // ArchX64, ArchArm64 or ArchX86
+	Ctrld, Wrapper string // Windows binaries of that architecture; Ctrld keeps its file name
 	MTime          time.Time
 	// Cert and Key (PEM) sign ctrld-install.exe and the MSI with
 	// osslsigncode when both are set.
 	Cert, Key string
 }
 
-// FileName is the conventional output name.
+// FileName is the conventional output name: ctrld-<version>-<arch>.msi.
 func (p Package) FileName() string { return "ctrld-" + p.Version + "-" + p.Arch + ".msi" }
 
-type wxsVars struct {
-	ProductCode, UpgradeCode, Version string
-	CtrldGUID, WrapperGUID, DataGUID  string
-	Ctrld, CtrldName, Wrapper         string
-}
+// Summary information that does not depend on the inputs.
+const (
+	codepageWestern = 1252
+	// Word Count 2: compressed files (the cabinet), long file names.
+	wordCountCompressed = 2
+	// Security 2: read-only recommended, as for every installation package.
+	securityReadOnly = 2
+	// cabAttributes marks the files "archive", as cabinet tools do.
+	cabAttributes = 0x20
+)
 
-// Build writes the MSI to out.
-func (p Package) Build(out string) error {
-	if p.Arch != "x64" {
-		return fmt.Errorf("msi: arch %q: wixl builds x64 packages only", p.Arch)
+// Build writes the MSI to w. The files are read twice (hashes, then the
+// cabinet, which goes through a temporary file), so memory stays flat
+// however large they are.
+func (p Package) Build(w io.Writer) error {
+	plat, err := platformOf(p.Arch)
+	if err != nil {
+		return err
 	}
-	if err := requireTools("wixl", "msibuild", "msiinfo"); err != nil {
+	if err := checkVersion(p.Version); err != nil {
 		return err
 	}
 	work, err := os.MkdirTemp("", "ctrld-msi")
@@ -82,76 +60,153 @@ func (p Package) Build(out string) error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	wrapper := p.Wrapper
-	if p.signing() {
-		if wrapper, err = p.sign(p.Wrapper, filepath.Join(work, "ctrld-install.exe")); err != nil {
-			return err
-		}
+	if !p.signing() {
+		return p.write(w, plat, p.Wrapper, work)
 	}
-	ids, err := p.codes(wrapper)
+	wrapper, err := p.sign(p.Wrapper, filepath.Join(work, wrapperName))
 	if err != nil {
 		return err
 	}
-	// wixl resolves Source paths against the current folder only, so the
-	// binaries are copied in and named relatively. The cabinet records
-	// their times: pin them.
-	for src, name := range map[string]string{p.Ctrld: "src-ctrld.exe", wrapper: "src-ctrld-install.exe"} {
-		dst := filepath.Join(work, name)
-		if err := copyFile(src, dst); err != nil {
-			return err
-		}
-		if err := os.Chtimes(dst, p.MTime, p.MTime); err != nil {
-			return err
-		}
-	}
-	if err := p.renderWXS(filepath.Join(work, "product.wxs"), ids); err != nil {
+	unsigned := filepath.Join(work, "unsigned.msi")
+	if err := writeFile(unsigned, func(f io.Writer) error { return p.write(f, plat, wrapper, work) }); err != nil {
 		return err
 	}
-	built := filepath.Join(work, "ctrld.msi")
-	if err := p.runIn(work, "wixl", "-a", "x64", "-o", "ctrld.msi", "product.wxs"); err != nil {
-		return err
-	}
-	if err := p.patch(built, ids.PackageCode); err != nil {
-		return err
-	}
-	if p.signing() {
-		_, err := p.sign(built, out)
-		return err
-	}
-	return copyFile(built, out)
-}
-
-func (p Package) renderWXS(path string, ids msiCodes) error {
-	var b bytes.Buffer
-	err := wxsTemplate.Execute(&b, wxsVars{
-		ProductCode: ids.ProductCode, UpgradeCode: UpgradeCode, Version: p.Version,
-		CtrldGUID: ids.Ctrld, WrapperGUID: ids.Wrapper,
-		Ctrld: "src-ctrld.exe", CtrldName: filepath.Base(p.Ctrld), Wrapper: "src-ctrld-install.exe",
-	})
+	signed, err := p.sign(unsigned, filepath.Join(work, "signed.msi"))
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, b.Bytes(), 0o644)
+	return copyTo(w, signed)
 }
 
-// run runs a build tool with SOURCE_DATE_EPOCH set and its output kept for
-// the error message.
-func (p Package) run(name string, args ...string) error { return p.runIn("", name, args...) }
+func (p Package) write(w io.Writer, plat platform, wrapper, work string) error {
+	sources := []string{p.Ctrld, wrapper}
+	files, digest, err := p.payload(sources)
+	if err != nil {
+		return err
+	}
+	codes := p.codes()
+	tables, err := packageTables(tableInputs{platform: plat, version: p.Version, codes: codes, files: files})
+	if err != nil {
+		return err
+	}
+	cabinet, size, err := p.cabinet(filepath.Join(work, cabinetName), files, sources)
+	if err != nil {
+		return err
+	}
+	defer cabinet.Close()
+	c := cfb.NewWriter(w)
+	c.SetRootCLSID(msidb.InstallerCLSID)
+	db := msidb.NewWriter(c)
+	for _, t := range tables {
+		if err := db.WriteTable(t); err != nil {
+			return err
+		}
+	}
+	db.SetSummary(p.summary(plat, packageCode(digest, tables)))
+	if err := db.AddStream(cabinetName, size, cabinet); err != nil {
+		return err
+	}
+	if err := db.Close(); err != nil {
+		return err
+	}
+	return c.Close()
+}
 
-func (p Package) runIn(dir, name string, args ...string) error {
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH="+strconv.FormatInt(p.MTime.Unix(), 10), "TZ=UTC")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("%s: %v\n%s", name, err, out)
+func (p Package) summary(plat platform, packageCode string) msidb.Summary {
+	return msidb.Summary{
+		Codepage: codepageWestern, Title: "Installation Database", Subject: "Control D (ctrld)",
+		Author: "Control D", Keywords: "Installer", Comments: "ctrld, provisioned by ctrld-install",
+		Template: plat.template, RevisionNumber: packageCode, Created: p.MTime, LastSaved: p.MTime,
+		PageCount: plat.pageCount, WordCount: wordCountCompressed, Application: "ctrld-install", Security: securityReadOnly,
+	}
+}
+
+// cabinet writes the files, in File.Sequence order and under their File
+// keys, into a cabinet file and returns it open at its start.
+func (p Package) cabinet(path string, files []packageFile, sources []string) (*os.File, int64, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := p.fillCabinet(f, files, sources); err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	size, err := f.Seek(0, io.SeekCurrent)
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, size, nil
+}
+
+func (p Package) fillCabinet(out io.Writer, files []packageFile, sources []string) error {
+	cw := cab.NewWriter(out)
+	for i, pf := range files {
+		fw, err := cw.Create(cab.FileHeader{Name: pf.key, Size: pf.size, Modified: p.MTime, Attributes: cabAttributes})
+		if err != nil {
+			return err
+		}
+		if err := copyFrom(fw, sources[i], pf.size); err != nil {
+			return err
+		}
+	}
+	return cw.Close()
+}
+
+// checkVersion accepts what Windows Installer compares:
+// major.minor.build, at most 255.255.65535.
+func checkVersion(v string) error {
+	parts := strings.Split(v, ".")
+	limits := []int{255, 255, 65535}
+	if len(parts) != len(limits) {
+		return fmt.Errorf("msi: version %q: want major.minor.build", v)
+	}
+	for i, part := range parts {
+		n, err := strconv.Atoi(part)
+		if err != nil || n < 0 || n > limits[i] || strconv.Itoa(n) != part {
+			return fmt.Errorf("msi: version %q: field %d must be a number from 0 to %d", v, i+1, limits[i])
+		}
 	}
 	return nil
 }
 
-func copyFile(src, dst string) error {
-	data, err := os.ReadFile(src)
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(dst, data, 0o644)
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func copyTo(w io.Writer, path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(w, f)
+	return err
+}
+
+// copyFrom copies exactly size bytes of the file at path: a file that
+// changed since it was hashed fails the build.
+func copyFrom(w io.Writer, path string, size int64) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	n, err := io.Copy(w, f)
+	if err == nil && n != size {
+		err = fmt.Errorf("msi: %s changed during the build (%d bytes, was %d)", path, n, size)
+	}
+	return err
 }

@@ -1,6 +1,9 @@
 package windows
 
 import (
+	"fmt"
+	"os"
+	"os/exec"
 	"strconv"
 )
 
@@ -16,4 +19,15 @@ func (p Package) sign(in, out string) (string, error) {
 		"-n", "Control D (ctrld)", "-h", "sha256", "-time", strconv.FormatInt(p.MTime.Unix(), 10),
 		"-in", in, "-out", out)
 	return out, err
+}
+
+// run runs a tool with SOURCE_DATE_EPOCH set and its output kept for the
+// error message.
+func (p Package) run(name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Env = append(os.Environ(), "SOURCE_DATE_EPOCH="+strconv.FormatInt(p.MTime.Unix(), 10), "TZ=UTC")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s: %v\n%s", name, err, out)
+	}
+	return nil
 }

@@ -16,7 +16,7 @@ import (
 // archiveName matches ctrld's release archives:
 // ctrld_<version>_<os>_<arch>.tar.gz, or .zip for Windows. "all" is a
 // universal macOS build that serves both Mac architectures.
-var archiveName = regexp.MustCompile(`^(ctrld|ctrld-client)_([0-9][^_]*)_(linux|darwin|windows)_(amd64|arm64|all)\.(tar\.gz|zip)$`)
+var archiveName = regexp.MustCompile(`^(ctrld|ctrld-client)_([0-9][^_]*)_(linux|darwin|windows)_(amd64|arm64|386|all)\.(tar\.gz|zip)$`)
 
 // maxBinary bounds what is read from an archive member.
 const maxBinary = 512 << 20

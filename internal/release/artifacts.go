@@ -64,14 +64,16 @@ func (c Config) jobs(ctrld Ctrld) ([]job, error) {
 		}
 		return c.signPkg(path)
 	}})
-	win := windows.Package{
-		Version: msiVersion(c.Version), Arch: "x64", MTime: c.MTime,
-		Ctrld: ctrld[Platform{"windows", "amd64"}], Wrapper: c.WrapperPath(Platform{"windows", "amd64"}),
-		Cert: c.Signing.MsiCert, Key: c.Signing.MsiKey,
+	for _, goarch := range []string{"amd64", "arm64", "386"} {
+		p := Platform{"windows", goarch}
+		win := windows.Package{
+			Version: msiVersion(c.Version), Arch: map[string]string{"amd64": windows.ArchX64, "arm64": windows.ArchArm64, "386": windows.ArchX86}[goarch],
+			MTime: c.MTime, Ctrld: ctrld[p], Wrapper: c.WrapperPath(p), Cert: c.Signing.MsiCert, Key: c.Signing.MsiKey,
+		}
+		jobs = append(jobs, job{c.demoName(win.FileName()), "windows", goarch, "msi", func(path string) (bool, error) {
+			return win.Cert != "" && win.Key != "", writeWith(path, win.Build)
+		}})
 	}
-	jobs = append(jobs, job{c.demoName(win.FileName()), "windows", "amd64", "msi", func(path string) (bool, error) {
-		return win.Cert != "" && win.Key != "", win.Build(path)
-	}})
 	for _, arch := range []string{"amd64", "arm64"} {
 		p := Platform{"linux", arch}
 		lp := linux.Package{Name: "ctrld", Version: c.Version, Arch: arch, MTime: c.MTime,

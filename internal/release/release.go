@@ -21,7 +21,7 @@ func (p Platform) String() string { return p.OS + "-" + p.Arch }
 var Platforms = []Platform{
 	{"darwin", "amd64"}, {"darwin", "arm64"},
 	{"linux", "amd64"}, {"linux", "arm64"},
-	{"windows", "amd64"}, {"windows", "arm64"},
+	{"windows", "amd64"}, {"windows", "arm64"}, {"windows", "386"},
 }
 
 // Config is one release build. Inputs are data: a folder of ctrld binaries,

@@ -29,24 +29,28 @@ func baseConfig(t *testing.T) Config {
 
 func TestMissingToolNamesPackageAndCommand(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
-	err := CheckTools(Signing{})
+	if err := CheckTools(Signing{}); err != nil {
+		t.Fatalf("an unsigned build needs no tool: %v", err)
+	}
+	signing := Signing{MsiCert: "cert.pem", MsiKey: "key.pem"}
+	err := CheckTools(signing)
 	if err == nil {
 		t.Fatal("no error with an empty PATH")
 	}
-	for _, want := range []string{"wixl", "msitools", "install with: sudo apt-get install -y msitools wixl"} {
+	for _, want := range []string{"osslsigncode", "install with: sudo apt-get install -y osslsigncode"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("message %q lacks %q", err, want)
 		}
 	}
 	cfg := baseConfig(t)
 	cfg.Version = "1.0.0"
+	cfg.Signing = signing
 	if _, err := Dist(cfg); err == nil || !strings.Contains(err.Error(), "apt-get install") {
 		t.Fatalf("Dist did not fail fast: %v", err)
 	}
 }
 
 func TestVersionIsRequired(t *testing.T) {
-	testenv.RequireTool(t, "wixl")
 	cfg := baseConfig(t)
 	cfg.Kinds = []string{"none"}
 	if _, err := Dist(cfg); err == nil || !strings.Contains(err.Error(), "no version") {
@@ -55,7 +59,6 @@ func TestVersionIsRequired(t *testing.T) {
 }
 
 func TestDistIsReproducible(t *testing.T) {
-	testenv.RequireTool(t, "wixl")
 	cfg := baseConfig(t)
 	cfg.Version = "1.2.3"
 	if err := CheckReproducible(cfg); err != nil {
@@ -116,7 +119,6 @@ func writeZip(t *testing.T, path string, files map[string][]byte) {
 }
 
 func TestDistFromReleaseArchives(t *testing.T) {
-	testenv.RequireTool(t, "wixl")
 	msiextract := testenv.RequireTool(t, "msiextract")
 	dpkgDeb := testenv.RequireTool(t, "dpkg-deb")
 	bsdtar := testenv.RequireTool(t, "bsdtar")
@@ -129,7 +131,7 @@ func TestDistFromReleaseArchives(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(arts) != 9 || strings.Contains(progress.String(), "DEMO") {
+	if len(arts) != 11 || strings.Contains(progress.String(), "DEMO") {
 		t.Fatalf("%d artifacts; progress:\n%s", len(arts), progress.String())
 	}
 	var manifest Manifest
@@ -159,12 +161,14 @@ func TestDistFromReleaseArchives(t *testing.T) {
 	// macOS: the pkg's payload holds a universal ctrld of both Mac builds.
 	checkPkg(t, find("pkg", ""), binaries[Platform{"darwin", "amd64"}], binaries[Platform{"darwin", "arm64"}])
 
-	// Windows: msiextract finds the Windows amd64 ctrld.exe.
-	out := t.TempDir()
-	if msg, err := exec.Command(msiextract, "-C", out, find("msi", "")).CombinedOutput(); err != nil {
-		t.Fatalf("msiextract: %v\n%s", err, msg)
+	// Windows: msiextract finds each MSI's own ctrld.exe.
+	for _, arch := range []string{"amd64", "arm64", "386"} {
+		out := t.TempDir()
+		if msg, err := exec.Command(msiextract, "-C", out, find("msi", arch)).CombinedOutput(); err != nil {
+			t.Fatalf("msiextract: %v\n%s", err, msg)
+		}
+		checkFileUnder(t, out, "ctrld.exe", binaries[Platform{"windows", arch}])
 	}
-	checkFileUnder(t, out, "ctrld.exe", binaries[Platform{"windows", "amd64"}])
 
 	// Linux: dpkg-deb, bsdtar on the rpm, and the tar.gz.
 	for _, arch := range []string{"amd64", "arm64"} {

@@ -8,12 +8,8 @@ import (
 )
 
 // ToolPackages maps every external tool the release build runs to the
-// Debian package that provides it.
-var ToolPackages = map[string]string{
-	"wixl":     "wixl",
-	"msibuild": "msitools",
-	"msiinfo":  "msitools",
-}
+// Debian package that provides it: none, the installers are written in Go.
+var ToolPackages = map[string]string{}
 
 // signingTools are needed only when signing is configured.
 var signingTools = map[string]string{"osslsigncode": "osslsigncode"}

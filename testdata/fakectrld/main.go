@@ -22,6 +22,7 @@
 //	start.pause=DUR           pause between output lines (log, stderr, raw and pause run in file order)
 //	start.echo-token=1        v1.5.0's fatal line that prints the token
 //	start.result=STAGE,CODE,N[,AGE]  write the result file stamped AGE seconds ago (default 0)
+//	start.result-file=FILE    write FILE as the result file (@NOW@ and @TOKEN@ filled in)
 //	start.flood=BYTES         print that many bytes of text without a newline
 //	start.sleep=DUR           sleep before finishing
 //	start.ignore-term=1       ignore SIGTERM (a hung ctrld)
@@ -41,6 +42,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/testdata/fakectrld/tokenhash"
 )
 
@@ -184,6 +186,9 @@ func start(sc scenario, dir string, args []string) int {
 	if r := sc.get("start.result"); r != "" {
 		writeResult(home(sc, dir), r)
 	}
+	if f := sc.get("start.result-file"); f != "" {
+		copyResult(home(sc, dir), f, token)
+	}
 	exit := sc.num("start.exit", 0)
 	if f := sc.get("start.fail"); f != "" {
 		exit = failLikeV156(sc, dir, f)
@@ -291,9 +296,9 @@ func writeResult(home, spec string) {
 }
 `, stamp, parts[0], parts[1], exit)
 	os.MkdirAll(home, 0o755)
-	tmp := filepath.Join(home, ".provision_result.json.tmp")
+	tmp := filepath.Join(home, "."+contract.ResultFile+".tmp")
 	if os.WriteFile(tmp, []byte(body), 0o600) == nil {
-		os.Rename(tmp, filepath.Join(home, "provision_result.json"))
+		os.Rename(tmp, filepath.Join(home, contract.ResultFile))
 	}
 }
 

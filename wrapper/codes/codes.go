@@ -3,12 +3,6 @@
 // the docs, the Intune return-code list) derives from Table.
 package codes
 
-import (
-	"fmt"
-	"regexp"
-	"strconv"
-)
-
 // Stage names as they appear in the one line.
 const (
 	StageInput     = "input"
@@ -47,35 +41,47 @@ var StageRanges = []struct {
 	{StagePackage, Range{60, 69}},
 }
 
+// The codes, one named value each, so the compiler catches a typo.
+var (
+	ProvisionTokenMalformed           = Code{StageInput, "PROVISION_TOKEN_MALFORMED", 21, "the provisioning token has the wrong shape (whitespace, control characters, length)"}
+	CustomHostnameInvalid             = Code{StageInput, "CUSTOM_HOSTNAME_INVALID", 22, "the custom hostname is not an RFC 1123 name of 3 to 64 characters"}
+	InterceptModeInvalid              = Code{StageInput, "INTERCEPT_MODE_INVALID", 23, "the intercept mode is not one ctrld accepts"}
+	InvalidFlagCombination            = Code{StageInput, "INVALID_FLAG_COMBINATION", 24, "ctrld was given flags that cannot be used together"}
+	APIUnreachable                    = Code{StageBootstrap, "API_UNREACHABLE", 30, "the Control D API could not be reached"}
+	APIRejected                       = Code{StageBootstrap, "API_REJECTED", 31, "the Control D API refused the request"}
+	APIDeviceInvalid                  = Code{StageBootstrap, "API_DEVICE_INVALID", 32, "the API answered with a device ctrld cannot use"}
+	TokenInvalid                      = Code{StageBootstrap, "TOKEN_INVALID", 33, "the provisioning token is not known to Control D"}
+	TokenExpired                      = Code{StageBootstrap, "TOKEN_EXPIRED", 34, "the provisioning token has expired"}
+	TokenLimitReached                 = Code{StageBootstrap, "TOKEN_LIMIT_REACHED", 35, "the provisioning token has reached its device limit"}
+	TokenDisabled                     = Code{StageBootstrap, "TOKEN_DISABLED", 36, "the provisioning token is disabled"}
+	ListenerBindFailed                = Code{StageListener, "LISTENER_BIND_FAILED", 41, "ctrld could not bind a DNS listener (port 53 taken)"}
+	ListenerConfiguredAddrUnavailable = Code{StageListener, "LISTENER_CONFIGURED_ADDR_UNAVAILABLE", 42, "the configured listener address does not exist on this machine"}
+	ServiceInstallFailed              = Code{StageService, "SERVICE_INSTALL_FAILED", 51, "the OS service could not be installed"}
+	ServiceStartFailed                = Code{StageService, "SERVICE_START_FAILED", 52, "the OS service was installed but did not start"}
+	ServiceSelfcheckFailed            = Code{StageService, "SERVICE_SELFCHECK_FAILED", 53, "the service started but failed its self-check"}
+	Unclassified                      = Code{StageService, "UNCLASSIFIED", 59, "ctrld failed in the service stage with no finer code"}
+	ProfilePrefsMissing               = Code{StagePackage, "PROFILE_PREFS_MISSING", 61, "fresh install and no provisioning token from any source"}
+	CtrldNotFound                     = Code{StagePackage, "CTRLD_NOT_FOUND", 62, "the ctrld binary is missing or not executable"}
+	CtrldTimeout                      = Code{StagePackage, "CTRLD_TIMEOUT", 63, "ctrld start outlived the timeout; its process tree was killed"}
+	CtrldUnidentified                 = Code{StagePackage, "CTRLD_UNIDENTIFIED", 64, "ctrld failed and left no identifier, no trusted result file, no mapped exit code"}
+	SuccessGateFailed                 = Code{StagePackage, "SUCCESS_GATE_FAILED", 65, "ctrld exited 0 but the service is not installed and running"}
+	ServiceReloadFailed               = Code{StagePackage, "SERVICE_RELOAD_FAILED", 66, "the upgrade's reload of the existing service failed"}
+	InstallInProgress                 = Code{StagePackage, "INSTALL_IN_PROGRESS", 67, "another ctrld-install run holds the lock"}
+	WrapperInterrupted                = Code{StagePackage, "WRAPPER_INTERRUPTED", 68, "the installer cancelled the wrapper; ctrld was stopped"}
+	WrapperInternal                   = Code{StagePackage, "WRAPPER_INTERNAL", 69, "the wrapper hit an error it could not handle"}
+)
+
 // Table is the code table. It is append-only: codes and exits are never
 // reused or renumbered.
 var Table = []Code{
-	{StageInput, "PROVISION_TOKEN_MALFORMED", 21, "the provisioning token has the wrong shape (whitespace, control characters, length)"},
-	{StageInput, "CUSTOM_HOSTNAME_INVALID", 22, "the custom hostname is not an RFC 1123 name of 3 to 64 characters"},
-	{StageInput, "INTERCEPT_MODE_INVALID", 23, "the intercept mode is not one ctrld accepts"},
-	{StageInput, "INVALID_FLAG_COMBINATION", 24, "ctrld was given flags that cannot be used together"},
-	{StageBootstrap, "API_UNREACHABLE", 30, "the Control D API could not be reached"},
-	{StageBootstrap, "API_REJECTED", 31, "the Control D API refused the request"},
-	{StageBootstrap, "API_DEVICE_INVALID", 32, "the API answered with a device ctrld cannot use"},
-	{StageBootstrap, "TOKEN_INVALID", 33, "the provisioning token is not known to Control D"},
-	{StageBootstrap, "TOKEN_EXPIRED", 34, "the provisioning token has expired"},
-	{StageBootstrap, "TOKEN_LIMIT_REACHED", 35, "the provisioning token has reached its device limit"},
-	{StageBootstrap, "TOKEN_DISABLED", 36, "the provisioning token is disabled"},
-	{StageListener, "LISTENER_BIND_FAILED", 41, "ctrld could not bind a DNS listener (port 53 taken)"},
-	{StageListener, "LISTENER_CONFIGURED_ADDR_UNAVAILABLE", 42, "the configured listener address does not exist on this machine"},
-	{StageService, "SERVICE_INSTALL_FAILED", 51, "the OS service could not be installed"},
-	{StageService, "SERVICE_START_FAILED", 52, "the OS service was installed but did not start"},
-	{StageService, "SERVICE_SELFCHECK_FAILED", 53, "the service started but failed its self-check"},
-	{StageService, "UNCLASSIFIED", 59, "ctrld failed in the service stage with no finer code"},
-	{StagePackage, "PROFILE_PREFS_MISSING", 61, "fresh install and no provisioning token from any source"},
-	{StagePackage, "CTRLD_NOT_FOUND", 62, "the ctrld binary is missing or not executable"},
-	{StagePackage, "CTRLD_TIMEOUT", 63, "ctrld start outlived the timeout; its process tree was killed"},
-	{StagePackage, "CTRLD_UNIDENTIFIED", 64, "ctrld failed and left no identifier, no trusted result file, no mapped exit code"},
-	{StagePackage, "SUCCESS_GATE_FAILED", 65, "ctrld exited 0 but the service is not installed and running"},
-	{StagePackage, "SERVICE_RELOAD_FAILED", 66, "the upgrade's reload of the existing service failed"},
-	{StagePackage, "INSTALL_IN_PROGRESS", 67, "another ctrld-install run holds the lock"},
-	{StagePackage, "WRAPPER_INTERRUPTED", 68, "the installer cancelled the wrapper; ctrld was stopped"},
-	{StagePackage, "WRAPPER_INTERNAL", 69, "the wrapper hit an error it could not handle"},
+	ProvisionTokenMalformed, CustomHostnameInvalid, InterceptModeInvalid,
+	InvalidFlagCombination, APIUnreachable, APIRejected, APIDeviceInvalid,
+	TokenInvalid, TokenExpired, TokenLimitReached, TokenDisabled,
+	ListenerBindFailed, ListenerConfiguredAddrUnavailable,
+	ServiceInstallFailed, ServiceStartFailed, ServiceSelfcheckFailed,
+	Unclassified, ProfilePrefsMissing, CtrldNotFound, CtrldTimeout,
+	CtrldUnidentified, SuccessGateFailed, ServiceReloadFailed,
+	InstallInProgress, WrapperInterrupted, WrapperInternal,
 }
 
 // CtrldStages are the stages that may be taken from ctrld's output or
@@ -84,8 +90,6 @@ var CtrldStages = []string{StageInput, StageBootstrap, StageListener, StageServi
 
 // MaxCodeLen bounds the length of a code name accepted from ctrld.
 const MaxCodeLen = 64
-
-var codeName = regexp.MustCompile(`^[A-Z_]+$`)
 
 // StageRange returns the exit range of a stage.
 func StageRange(stage string) (Range, bool) {
@@ -105,16 +109,6 @@ func Lookup(name string) (Code, bool) {
 		}
 	}
 	return Code{}, false
-}
-
-// MustLookup finds a code the wrapper itself reports; a missing one is a
-// programming error.
-func MustLookup(name string) Code {
-	c, ok := Lookup(name)
-	if !ok {
-		panic("codes: unknown code " + name)
-	}
-	return c
 }
 
 // ByExit finds the single code that owns an exit value.
@@ -141,7 +135,7 @@ func IsCtrldStage(stage string) bool {
 // is trustworthy. allowUnknown admits a code missing from the table (a
 // newer ctrld) as long as its stage and exit fit.
 func ValidFromCtrld(stage, name string, exit int, allowUnknown bool) (Code, bool) {
-	if !IsCtrldStage(stage) || len(name) > MaxCodeLen || !codeName.MatchString(name) {
+	if !IsCtrldStage(stage) || !validName(name) {
 		return Code{}, false
 	}
 	r, _ := StageRange(stage)
@@ -158,70 +152,4 @@ func ValidFromCtrld(stage, name string, exit int, allowUnknown bool) (Code, bool
 		return Code{}, false
 	}
 	return Code{Stage: stage, Name: name, Exit: exit}, true
-}
-
-// Outcome is what the wrapper reports: success, or one code.
-type Outcome struct {
-	Code Code
-	OK   bool
-}
-
-// Success is the outcome of a completed provisioning.
-var Success = Outcome{OK: true}
-
-// Failure reports one code.
-func Failure(c Code) Outcome { return Outcome{Code: c} }
-
-// Package reports one of the wrapper's own codes by name.
-func Package(name string) Outcome { return Failure(MustLookup(name)) }
-
-// Exit is the process exit code for the outcome.
-func (o Outcome) Exit() int {
-	if o.OK {
-		return 0
-	}
-	return o.Code.Exit
-}
-
-// Line renders the one line. It is built only from validated fields, never
-// copied from ctrld's output, so it cannot carry anything else.
-func (o Outcome) Line() string {
-	if o.OK {
-		return "provisioning complete (exit 0)"
-	}
-	return fmt.Sprintf("provisioning failed: stage=%s code=%s (exit %d)", o.Code.Stage, o.Code.Name, o.Code.Exit)
-}
-
-var linePattern = regexp.MustCompile(`^provisioning failed: stage=([a-z]+) code=([A-Z_]+) \(exit ([1-9][0-9]?)\)$`)
-
-// LinePattern is the grammar of the one line, as a regular expression
-// admins and tests can use.
-const LinePattern = `^(provisioning complete \(exit 0\)|provisioning failed: stage=(input|bootstrap|listener|service|package) code=[A-Z_]+ \(exit [1-9][0-9]?\))$`
-
-// ParseLine reads a line the wrapper wrote earlier (the last-result file)
-// and re-validates it, so a tampered file prints nothing.
-func ParseLine(s string) (Outcome, bool) {
-	if s == Success.Line() {
-		return Success, true
-	}
-	m := linePattern.FindStringSubmatch(s)
-	if m == nil {
-		return Outcome{}, false
-	}
-	exit, err := strconv.Atoi(m[3])
-	if err != nil {
-		return Outcome{}, false
-	}
-	if m[1] == StagePackage {
-		c, ok := Lookup(m[2])
-		if !ok || c.Stage != StagePackage || c.Exit != exit {
-			return Outcome{}, false
-		}
-		return Failure(c), true
-	}
-	c, ok := ValidFromCtrld(m[1], m[2], exit, true)
-	if !ok {
-		return Outcome{}, false
-	}
-	return Failure(c), true
 }

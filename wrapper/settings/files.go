@@ -20,7 +20,14 @@ type Files struct {
 
 // Read returns the settings the files give now.
 func (f *Files) Read() Settings {
-	return f.readPrefs().Merge(f.readConf())
+	s := f.Sources()
+	return s[0].Merge(s[1])
+}
+
+// Sources returns what each file gives now, highest first: the plist,
+// then the settings file.
+func (f *Files) Sources() [2]Settings {
+	return [2]Settings{f.readPrefs(), f.readConf()}
 }
 
 func (f *Files) warn(msg string) {

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"errors"
+	"strconv"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
@@ -96,9 +97,9 @@ func (s Settings) putValue(k Key, v value) string {
 	case v.kind == valueTooLong:
 		return reasonTooLong
 	case k == UseDevEnvironment && v.kind == valueBool:
-		return s.put(k, boolText(v.b))
+		return s.put(k, strconv.FormatBool(v.b))
 	case k == UseDevEnvironment && v.kind == valueInt:
-		return s.put(k, boolText(v.nonZero))
+		return s.put(k, strconv.FormatBool(v.nonZero))
 	}
 	return reasonWrongType
 }

@@ -1,5 +1,7 @@
 package settings
 
+import "strconv"
+
 // PolicyKeyPath is the Windows policy key Intune and group policy write,
 // under HKEY_LOCAL_MACHINE.
 const PolicyKeyPath = `SOFTWARE\Policies\ControlD\ctrld`
@@ -22,15 +24,8 @@ func FromRegistry(r RegistryValues) Settings {
 			continue
 		}
 		if n, ok := r.Integer(string(k)); ok && k == UseDevEnvironment {
-			s.put(k, boolText(n != 0))
+			s.put(k, strconv.FormatBool(n != 0))
 		}
 	}
 	return s
-}
-
-func boolText(b bool) string {
-	if b {
-		return "true"
-	}
-	return "false"
 }

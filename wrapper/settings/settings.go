@@ -42,7 +42,7 @@ func (s Settings) Get(k Key) (string, bool) {
 // Bool reads a boolean setting; unset or unreadable is false.
 func (s Settings) Bool(k Key) bool {
 	v, _ := s.Get(k)
-	b, _ := parseBool(v)
+	b, _ := ParseBool(v)
 	return b
 }
 
@@ -89,7 +89,7 @@ func (s Settings) put(k Key, v string) string {
 		return reasonTooLong
 	}
 	if k == UseDevEnvironment {
-		b, ok := parseBool(v)
+		b, ok := ParseBool(v)
 		if !ok {
 			return reasonNotBool
 		}
@@ -99,7 +99,9 @@ func (s Settings) put(k Key, v string) string {
 	return ""
 }
 
-func parseBool(v string) (bool, bool) {
+// ParseBool reads a boolean in any spelling a source may use: 1, true,
+// yes, 0, false, no, any case; empty is false. ok is false otherwise.
+func ParseBool(v string) (b, ok bool) {
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "1", "true", "yes":
 		return true, true

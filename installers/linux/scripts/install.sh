@@ -17,10 +17,10 @@ prefix=${PREFIX:-/usr/local}
 here=$(cd -P -- "$(dirname -- "$0")" && pwd -P) || exit 69
 mkdir -p "$prefix/bin" {{.Home}} || exit 69
 chmod 700 {{.Home}} || exit 69
-for f in {{.Ctrld}} ctrld-install; do
+for f in {{.Ctrld}} {{.Wrapper}}; do
 	# Copy then rename, so a running binary is replaced, not overwritten.
 	cp "$here/$f" "$prefix/bin/.$f.new" &&
 		chmod 755 "$prefix/bin/.$f.new" &&
 		mv -f "$prefix/bin/.$f.new" "$prefix/bin/$f" || exit 62
 done
-exec "$prefix/bin/ctrld-install" start "$@"
+exec "$prefix/bin/{{.Wrapper}}" start "$@"

@@ -8,8 +8,8 @@ case "$1" in
 configure | 1 | 2) ;;
 *) exit 0 ;;
 esac
-if ! {{.Bin}}/ctrld-install configured; then
+if ! {{.Bin}}/{{.Wrapper}} configured; then
 	echo "ctrld: installed, not provisioned: no token in {{.SettingsFile}} or CTRLD_PROVISION_TOKEN"
 	exit 0
 fi
-exec {{.Bin}}/ctrld-install start
+exec {{.Bin}}/{{.Wrapper}} start

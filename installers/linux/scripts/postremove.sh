@@ -4,8 +4,7 @@
 # Anything else an admin put there stays.
 case "$1" in
 purge | 0)
-	rm -f {{.Home}}/ctrld-install.conf {{.Home}}/ctrld-install-last-result \
-		{{.Home}}/.ctrld-install.lock {{.Home}}/provision_result.json {{.Home}}/ctrld.toml
+	rm -f{{range .HomeFiles}} {{$.Home}}/{{.}}{{end}}
 	rmdir {{.Home}} 2>/dev/null || true
 	;;
 esac

@@ -5,6 +5,9 @@ package cli
 import (
 	"fmt"
 	"io"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
 
 // Version is set at build time.
@@ -13,7 +16,7 @@ var Version = "dev"
 // Exit codes outside the code table.
 const (
 	exitOK    = 0
-	exitNone  = 1 // `last` found no recorded line
+	exitNone  = 1 // `last` or `explain` found no recorded line
 	exitUsage = 2
 )
 
@@ -24,6 +27,8 @@ commands:
   configured  exit 0 when start has work to do (a token from any source, or an
            installed service to upgrade), 1 when not; prints nothing
   last     print the last recorded result line
+  explain  print that line, what its code means, the next safe action and the
+           evidence ctrld recorded for that attempt (bounded, token redacted)
   uninstall  package removal: ctrld uninstall, then delete the wrapper's records
   install-msi FILE.msi [PROPERTY=value...]
            Windows (Intune Win32 apps, RMM): run msiexec on the MSI and exit with
@@ -34,25 +39,38 @@ commands:
 run "ctrld-install start -h" for start's flags.
 `
 
-// Main runs the command line and returns the process exit code. On start,
+// System is the machine the command line runs on, given by main: the
+// OS's behaviour, its log and the environment. Tests build their own main
+// with other values; release code never switches on a test setting.
+type System struct {
+	OS platform.OS
+	// OpenLog opens the OS log; only commands that log call it.
+	OpenLog func() report.SystemLog
+	// Env is the wrapper's environment, as os.Environ returns it.
+	Env []string
+}
+
+// Run runs the command line and returns the process exit code. On start,
 // stdout gets exactly one line and stderr nothing; only a usage error
 // writes to stderr.
-func Main(args []string, stdout, stderr io.Writer) int {
+func Run(sys System, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return exitUsage
 	}
 	switch args[0] {
 	case "start":
-		return runStart(args[1:], stdout, stderr)
+		return runStart(sys, args[1:], stdout, stderr)
 	case "configured":
-		return runConfigured(args[1:], stdout, stderr)
+		return runConfigured(sys, args[1:], stdout, stderr)
 	case "last":
-		return runLast(args[1:], stdout, stderr)
+		return runLast(sys, args[1:], stdout, stderr)
+	case "explain":
+		return runExplain(sys, args[1:], stdout, stderr)
 	case "uninstall":
-		return runUninstall(args[1:], stdout, stderr)
+		return runUninstall(sys, args[1:], stdout, stderr)
 	case "install-msi":
-		return runInstallMSI(args[1:], stdout, stderr)
+		return runInstallMSI(sys, args[1:], stdout, stderr)
 	case "codes":
 		return runCodes(args[1:], stdout, stderr)
 	case "version", "--version":

@@ -7,6 +7,10 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // usageError carries a message that never quotes a flag's value: a value
@@ -103,7 +107,7 @@ func parseOrExplain(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (
 
 // optionalBool is a boolean flag that also takes an empty value as false,
 // so an installer can pass --dev=[PROPERTY] whether or not the property is
-// set.
+// set. The spellings are the settings' own.
 type optionalBool struct{ b *bool }
 
 func (f optionalBool) IsBoolFlag() bool { return true }
@@ -116,22 +120,19 @@ func (f optionalBool) String() string {
 }
 
 func (f optionalBool) Set(s string) error {
-	switch strings.ToLower(s) {
-	case "", "0", "false", "no":
-		*f.b = false
-	case "1", "true", "yes":
-		*f.b = true
-	default:
+	b, ok := settings.ParseBool(s)
+	if !ok {
 		return fmt.Errorf("not a boolean")
 	}
+	*f.b = b
 	return nil
 }
 
 // locationFlags is the command line of the subcommands that only need to
 // know where ctrld and its home dir are (last, uninstall).
-func locationFlags(name string, f *startFlags) *flag.FlagSet {
+func locationFlags(name string, in *provision.Input) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.StringVar(&f.ctrld, "ctrld", "", "the ctrld binary (default: ctrld or ctrld-client beside ctrld-install)")
-	fs.StringVar(&f.home, "home", "", "ctrld home dir (default: /etc/controld; Windows: the ctrld folder, with the record under ProgramData)")
+	fs.StringVar(&in.Ctrld, "ctrld", "", "the ctrld binary (default: "+strings.Join(contract.CtrldNames, " or ")+" beside "+contract.Wrapper+")")
+	fs.StringVar(&in.Home, "home", "", "ctrld home dir, holding "+contract.ResultFile+" (default: "+contract.Home+"; Windows: the ctrld folder, with the record under ProgramData)")
 	return fs
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/msiexec"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
 
@@ -20,10 +20,10 @@ import (
 // msiexec and exit with the stage code its custom action recorded, so the
 // console shows 41 instead of 1603. It prints the recorded line when this
 // attempt left one.
-func runInstallMSI(args []string, stdout, stderr io.Writer) int {
-	var f startFlags
+func runInstallMSI(sys System, args []string, stdout, stderr io.Writer) int {
+	var in provision.Input
 	fs := flag.NewFlagSet("install-msi", flag.ContinueOnError)
-	fs.StringVar(&f.home, "home", "", "where the result is recorded (Windows: %ProgramData%\\ControlD)")
+	fs.StringVar(&in.Home, "home", "", "where the result is recorded (Windows: %ProgramData%\\ControlD)")
 	fs.SetOutput(io.Discard)
 	err := fs.Parse(args)
 	switch {
@@ -45,14 +45,14 @@ func runInstallMSI(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	osys := platform.Current()
-	dir := osys.LastResultDir(f.homeOrDefault(osys))
+	dir := provision.Resolve(in, sys.OS, sys.Env, quiet{}).RecordDir
 	if err := report.PrepareRecordDir(dir); err != nil {
-		fmt.Fprintln(stdout, codes.Package("WRAPPER_INTERNAL").Line())
-		return codes.Package("WRAPPER_INTERNAL").Exit()
+		internal := codes.Failure(codes.WrapperInternal)
+		fmt.Fprintln(stdout, internal.Line())
+		return internal.Exit()
 	}
-	in := msiexec.Install{MSI: fs.Arg(0), Properties: props, RecordDir: dir, LogDir: os.TempDir(), Run: runMsiexec, Now: time.Now}
-	code, outcome, fresh := in.Do(context.Background())
+	install := msiexec.Install{MSI: fs.Arg(0), Properties: props, RecordDir: dir, LogDir: os.TempDir(), Run: runMsiexec, Now: time.Now}
+	code, outcome, fresh := install.Do(context.Background())
 	if fresh {
 		fmt.Fprintln(stdout, outcome.Line())
 	}

@@ -4,21 +4,19 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
 
 // runLast prints the last recorded line, for a Jamf extension attribute or
 // an Intune detection script. With no valid record it prints nothing and
 // exits 1.
-func runLast(args []string, stdout, stderr io.Writer) int {
-	var f startFlags
-	fs := locationFlags("last", &f)
-	if exit, done := parseOrExplain(fs, args, stdout, stderr); done {
+func runLast(sys System, args []string, stdout, stderr io.Writer) int {
+	var in provision.Input
+	if exit, done := parseOrExplain(locationFlags("last", &in), args, stdout, stderr); done {
 		return exit
 	}
-	osys := platform.Current()
-	o, ok := report.ReadLast(osys.LastResultDir(f.homeOrDefault(osys)))
+	o, ok := report.ReadLast(provision.Resolve(in, sys.OS, sys.Env, quiet{}).RecordDir)
 	if !ok {
 		return exitNone
 	}

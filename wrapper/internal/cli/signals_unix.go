@@ -8,8 +8,6 @@ import (
 	"syscall"
 )
 
-const exeSuffix = ""
-
 // onInterrupt calls fn on SIGINT or SIGTERM. SIGPIPE is caught too, so a
 // closed stdout makes writes fail instead of killing the wrapper; a
 // handler (unlike SIG_IGN) is not inherited by ctrld.

@@ -5,8 +5,6 @@ import (
 	"os/signal"
 )
 
-const exeSuffix = ".exe"
-
 // onInterrupt calls fn on Ctrl+C or Ctrl+Break. When Windows Installer
 // cancels, it ends the process outright; the job object then takes ctrld
 // down with it.

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+
+	"github.com/ctrld-install/ctrld-install/contract"
 )
 
 // FileName is the lock file inside the ctrld home dir. It stays behind,
 // empty; only the OS lock on it matters.
-const FileName = ".ctrld-install.lock"
+const FileName = contract.LockFile
 
 // ErrBusy means another run holds the lock.
 var ErrBusy = errors.New("another ctrld-install run holds the lock")
@@ -38,4 +40,9 @@ func (l *Lock) Release() {
 		l.f.Close()
 		l.f = nil
 	}
+}
+
+// Remove deletes the lock file, for package removal.
+func Remove(home string) error {
+	return os.Remove(filepath.Join(home, FileName))
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -47,12 +46,22 @@ type Install struct {
 	Now    func() time.Time
 }
 
-var propertyName = regexp.MustCompile(`^[A-Z_][A-Z0-9_.]*=`)
-
-// ValidProperty accepts PROPERTY=value with a public (upper-case) name.
+// ValidProperty accepts PROPERTY=value with a public (upper-case) name:
+// [A-Z_][A-Z0-9_.]* of at most maxPropertyName characters.
 func ValidProperty(p string) bool {
-	return propertyName.MatchString(p) && strings.IndexByte(p, '=') <= maxPropertyName
+	name, _, ok := strings.Cut(p, "=")
+	if !ok || name == "" || len(name) > maxPropertyName || !propertyStart(name[0]) {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		if !propertyStart(name[i]) && !(name[i] >= '0' && name[i] <= '9') && name[i] != '.' {
+			return false
+		}
+	}
+	return true
 }
+
+func propertyStart(c byte) bool { return c >= 'A' && c <= 'Z' || c == '_' }
 
 // Do runs msiexec and returns the exit code for the caller and the
 // recorded outcome of this attempt, if the custom action wrote one.

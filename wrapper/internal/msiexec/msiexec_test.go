@@ -15,18 +15,21 @@ import (
 
 // fakeMsiexec records its arguments, optionally writes a last result as the
 // custom action would, and exits with code.
-func fakeMsiexec(dir string, code int, write *codes.Outcome, seen *[]string) Runner {
+// It runs on the test's goroutine, inside Do, so it may stop the test.
+func fakeMsiexec(t *testing.T, dir string, code int, write *codes.Outcome, seen *[]string) Runner {
 	return func(_ context.Context, args []string) (int, error) {
 		*seen = args
 		if write != nil {
-			report.SaveLast(dir, *write)
+			if err := report.SaveLast(dir, *write); err != nil {
+				t.Fatal(err)
+			}
 		}
 		return code, nil
 	}
 }
 
 func TestExitCodes(t *testing.T) {
-	listener := codes.Failure(codes.MustLookup("LISTENER_BIND_FAILED"))
+	listener := codes.Failure(codes.ListenerBindFailed)
 	complete := codes.Success
 	for _, tc := range []struct {
 		name    string
@@ -48,16 +51,23 @@ func TestExitCodes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			if tc.stale {
-				report.SaveLast(dir, listener)
+				if err := report.SaveLast(dir, listener); err != nil {
+					t.Fatal(err)
+				}
 				old := time.Now().Add(-time.Hour)
 				os.Chtimes(filepath.Join(dir, report.LastFileName), old, old)
 			}
 			var seen []string
 			in := Install{MSI: `C:\x\ctrld.msi`, Properties: []string{"PROVISION_TOKEN=t"}, RecordDir: dir, LogDir: t.TempDir(),
-				Run: fakeMsiexec(dir, tc.msiexec, tc.write, &seen), Now: time.Now}
-			got, _, _ := in.Do(context.Background())
+				Run: fakeMsiexec(t, dir, tc.msiexec, tc.write, &seen), Now: time.Now}
+			got, outcome, fresh := in.Do(context.Background())
 			if got != tc.want {
 				t.Fatalf("exit %d, want %d", got, tc.want)
+			}
+			// Only this attempt's record counts, and it is read back as
+			// the action wrote it.
+			if fresh != (tc.write != nil) || (fresh && outcome != *tc.write) {
+				t.Fatalf("outcome %q, fresh %v; the action wrote %v", outcome.Line(), fresh, tc.write)
 			}
 			if strings.Join(seen[:4], " ") != `/i C:\x\ctrld.msi /qn /norestart` || seen[len(seen)-1] != "PROVISION_TOKEN=t" {
 				t.Fatalf("msiexec args %q", seen)
@@ -77,6 +87,8 @@ func TestRunnerFailure(t *testing.T) {
 func TestValidProperty(t *testing.T) {
 	for p, want := range map[string]bool{
 		"PROVISION_TOKEN=abc": true, "CUSTOM_HOSTNAME=": true, "lower=1": false, "NOEQUALS": false, "=x": false,
+		"_A.B9=x=y": true, "9LIVES=1": false, "A-B=1": false, "AB c=1": false,
+		strings.Repeat("A", 72) + "=x": true, strings.Repeat("A", 73) + "=x": false,
 	} {
 		if ValidProperty(p) != want {
 			t.Errorf("ValidProperty(%q) != %v", p, want)

@@ -1,6 +1,4 @@
-//go:build !simulate_darwin
-
 package platform
 
 // Current is the platform the wrapper runs on.
-func Current() OS { return Linux{Run: execRunner} }
+func Current() OS { return Linux{Run: ExecRunner} }

@@ -3,6 +3,7 @@ package platform
 import (
 	"os"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -10,7 +11,7 @@ import (
 func Current() OS {
 	pd := os.Getenv("ProgramData")
 	if pd == "" {
-		pd = `C:\ProgramData`
+		pd = contract.DefaultProgramData
 	}
 	return Windows{SCM: scm{}, ReadPolicy: settings.ReadPolicy, ProgramData: pd}
 }

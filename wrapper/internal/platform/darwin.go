@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -15,14 +16,14 @@ type Darwin struct {
 
 // ManagedPrefsPath is where a configuration profile for the domain
 // com.controld.ctrld lands.
-const ManagedPrefsPath = "/Library/Managed Preferences/com.controld.ctrld.plist"
+const ManagedPrefsPath = contract.ManagedPrefs
 
 func (Darwin) Defaults(string) Defaults {
-	return Defaults{Home: "/etc/controld", Prefs: ManagedPrefsPath, PrefsWait: 2 * time.Minute}
+	return Defaults{Home: contract.Home, Prefs: ManagedPrefsPath, PrefsWait: 2 * time.Minute}
 }
 
 func (Darwin) ServiceFiles(name string) []string {
-	return []string{filepath.Join("/Library/LaunchDaemons", name+".plist")}
+	return []string{filepath.Join(contract.LaunchDaemonsDir, name+".plist")}
 }
 
 func (Darwin) Installed(svc Service) bool { return anyExists(svc.Files) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -13,10 +14,10 @@ type Linux struct {
 }
 
 // SettingsPath is the Linux settings file.
-const SettingsPath = "/etc/controld/ctrld-install.conf"
+const SettingsPath = contract.LinuxSettings
 
 func (Linux) Defaults(string) Defaults {
-	return Defaults{Home: "/etc/controld", Settings: SettingsPath}
+	return Defaults{Home: contract.Home, Settings: SettingsPath}
 }
 
 func (Linux) ServiceFiles(name string) []string {

@@ -7,8 +7,8 @@ import (
 	"os/exec"
 )
 
-// execRunner runs a command with stdin, stdout and stderr all closed.
-func execRunner(ctx context.Context, env []string, name string, args ...string) error {
+// ExecRunner runs a command with stdin, stdout and stderr all closed.
+func ExecRunner(ctx context.Context, env []string, name string, args ...string) error {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Env = env
 	return cmd.Run()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -41,5 +42,5 @@ func (w Windows) Policy() settings.Settings { return w.ReadPolicy() }
 // LastResultDir is under ProgramData: an MSI rollback empties the install
 // folder, and the record must outlive it.
 func (w Windows) LastResultDir(string) string {
-	return filepath.Join(w.ProgramData, "ControlD")
+	return filepath.Join(w.ProgramData, contract.ProgramDataFolder)
 }

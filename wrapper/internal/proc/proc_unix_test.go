@@ -44,16 +44,37 @@ func alive(pid int) bool { return testenv.ProcessAlive(pid) }
 
 func readPid(t *testing.T, path string) int {
 	t.Helper()
+	pid, err := waitPid(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
+var errNoPid = errors.New("no pid file")
+
+// waitPid waits up to 5s for a pid file. It does not take t: goroutines
+// call it, and only the test's own goroutine may stop the test.
+func waitPid(path string) (int, error) {
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
 		data, err := os.ReadFile(path)
 		if pid, perr := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && perr == nil {
-			return pid
+			return pid, nil
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	t.Fatal("no pid file")
-	return 0
+	return 0, errNoPid
+}
+
+// cancelOncePid cancels ctx with errTimeout once the pid file appears, or
+// with errNoPid, which the test then sees as the wrong cause.
+func cancelOncePid(cancel context.CancelCauseFunc, path string) {
+	if _, err := waitPid(path); err != nil {
+		cancel(err)
+		return
+	}
+	cancel(errTimeout)
 }
 
 func TestRunCapturesBothStreamsAndExitCode(t *testing.T) {
@@ -89,10 +110,7 @@ func TestCancelKillsGrandchildren(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "grandchild")
 	var out, errOut safeBuffer
 	ctx, cancel := context.WithCancelCause(context.Background())
-	go func() {
-		readPid(t, pidFile)
-		cancel(errTimeout)
-	}()
+	go cancelOncePid(cancel, pidFile)
 	start := time.Now()
 	res, err := Run(ctx, sh("sleep 300 & echo $! > "+pidFile+"; wait", &out, &errOut))
 	if err != nil || !res.Stopped || !errors.Is(res.Cause, errTimeout) {
@@ -113,10 +131,7 @@ func TestHardKillWhenTermIgnored(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "self")
 	var out, errOut safeBuffer
 	ctx, cancel := context.WithCancelCause(context.Background())
-	go func() {
-		readPid(t, pidFile)
-		cancel(errTimeout)
-	}()
+	go cancelOncePid(cancel, pidFile)
 	res, _ := Run(ctx, sh("trap '' TERM; echo $$ > "+pidFile+"; while :; do sleep 1; done", &out, &errOut))
 	if !res.Stopped || res.ExitCode != -1 {
 		t.Fatalf("res=%+v", res)

@@ -4,3 +4,5 @@ import "os"
 
 // Windows has no execute bit; a regular file is enough.
 func executableMode(os.FileInfo) bool { return true }
+
+const exeSuffix = ".exe"

@@ -14,7 +14,13 @@ func (p *Provisioner) gather() settings.Settings {
 	if p.files == nil {
 		p.files = &settings.Files{Prefs: p.Config.Prefs, Conf: p.Config.SettingsFile, Warn: p.Log.Warn}
 	}
-	return p.Config.Given.Merge(p.files.Read()).Merge(p.OS.Policy())
+	files := p.files.Sources()
+	s := p.Config.Given
+	for _, source := range []settings.Settings{files[0], files[1], p.OS.Policy()} {
+		p.remember(source)
+		s = s.Merge(source)
+	}
+	return s
 }
 
 // waitForToken gathers settings and, while no source has a token, waits for

@@ -9,12 +9,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/secret"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
@@ -30,10 +33,12 @@ var (
 // removed from ctrld's environment: the token reaches ctrld only in argv.
 const TokenEnv = "CTRLD_PROVISION_TOKEN"
 
-// Config is everything the command line decided.
+// Config is everything Resolve decided.
 type Config struct {
-	Ctrld        string
-	Home         string
+	Ctrld string
+	Home  string
+	// RecordDir holds the last-result record: Home, except on Windows.
+	RecordDir    string
 	Prefs        string
 	SettingsFile string
 	ServiceFiles []string
@@ -54,33 +59,96 @@ type Config struct {
 // messages that are already redacted.
 type Warner interface{ Warn(msg string) }
 
+// Log is the OS log: warnings and the outcome.
+type Log interface {
+	Warner
+	Result(o codes.Outcome)
+}
+
 // Provisioner runs one attempt.
 type Provisioner struct {
 	Config Config
 	OS     platform.OS
-	Log    Warner
-	files  *settings.Files
+	Log    Log
+	// seen holds every token value met in any source, for redaction.
+	seen []string
+	// files keep their warnings from one poll to the next.
+	files *settings.Files
 }
 
-// Run provisions and returns the outcome. It never returns an outcome
-// built from ctrld's text: only from validated fields.
+// Run provisions, records the outcome while it still holds the lock,
+// sends it to the OS log, and returns it. It never returns an outcome
+// built from ctrld's text: only from validated fields. An outcome decided
+// before the lock is held (INSTALL_IN_PROGRESS above all) is not
+// recorded: the run holding the lock owns the record.
 func (p *Provisioner) Run(ctx context.Context) codes.Outcome {
+	p.remember(p.Config.Given)
+	o := p.safely(func() codes.Outcome { return p.underLock(ctx) })
+	p.Log.Result(o)
+	return o
+}
+
+func (p *Provisioner) underLock(ctx context.Context) codes.Outcome {
 	if interrupted(ctx) {
-		return codes.Package("WRAPPER_INTERRUPTED")
+		return codes.Failure(codes.WrapperInterrupted)
 	}
 	if err := os.MkdirAll(p.Config.Home, 0o755); err != nil {
-		return codes.Package("WRAPPER_INTERNAL")
+		return p.internal("the ctrld home dir could not be created", err)
 	}
 	l, err := lock.Acquire(p.Config.Home)
 	if errors.Is(err, lock.ErrBusy) {
-		return codes.Package("INSTALL_IN_PROGRESS")
+		return codes.Failure(codes.InstallInProgress)
 	}
 	if err != nil {
-		return codes.Package("WRAPPER_INTERNAL")
+		return p.internal("the lock could not be taken", err)
 	}
 	defer l.Release()
-	return p.provision(ctx)
+	// Nothing is written, and ctrld is not run, in a record folder that a
+	// user other than root could control.
+	if err := report.CheckRecordDir(p.Config.RecordDir); err != nil {
+		return p.internal("the last-result folder "+p.Config.RecordDir+" was refused", err)
+	}
+	// Success is the usual outcome: its record is flushed to disk while
+	// ctrld runs, and only renamed into place if it comes true.
+	pending := report.Prepare(p.Config.RecordDir, codes.Success)
+	// Result files are stamped to the second.
+	began := time.Now().Truncate(time.Second)
+	o := p.safely(func() codes.Outcome { return p.provision(ctx) })
+	if err := pending.Record(o); err != nil {
+		p.Log.Warn("the result could not be recorded for `ctrld-install last`: " + p.reason(err))
+		evidence.Remove(p.Config.RecordDir)
+		return o
+	}
+	p.keepEvidence(began, o)
+	return o
 }
+
+// safely turns a panic into WRAPPER_INTERNAL, saying why in the OS log:
+// the installer still gets one line and a code from the table.
+func (p *Provisioner) safely(run func() codes.Outcome) (o codes.Outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			o = p.internal("internal error", fmt.Errorf("%v", r))
+		}
+	}()
+	return run()
+}
+
+// internal reports WRAPPER_INTERNAL and tells the OS log why, with every
+// token value seen redacted.
+func (p *Provisioner) internal(what string, err error) codes.Outcome {
+	p.Log.Warn(codes.WrapperInternal.Name + ": " + what + ": " + p.reason(err))
+	return codes.Failure(codes.WrapperInternal)
+}
+
+// remember notes the token of a source, so that messages can redact it.
+func (p *Provisioner) remember(s settings.Settings) {
+	if tok, ok := s.Get(settings.ProvisionToken); ok && !slices.Contains(p.seen, tok) {
+		p.seen = append(p.seen, tok)
+	}
+}
+
+func (p *Provisioner) reason(err error) string { return secret.Reason(err, p.seen...) }
 
 // HasWork reports whether start would do anything but fail for want of a
 // token: a token is available from some source, or ctrld's service is
@@ -101,11 +169,11 @@ func (p *Provisioner) service() platform.Service {
 
 func (p *Provisioner) provision(ctx context.Context) codes.Outcome {
 	if !isExecutable(p.Config.Ctrld) {
-		return codes.Package("CTRLD_NOT_FOUND")
+		return codes.Failure(codes.CtrldNotFound)
 	}
 	if err := safefile.Replaceable(p.Config.Ctrld); err != nil {
-		p.Log.Warn("ctrld not run: " + err.Error())
-		return codes.Package("CTRLD_NOT_FOUND")
+		p.Log.Warn("ctrld not run: " + p.reason(err))
+		return codes.Failure(codes.CtrldNotFound)
 	}
 	svc := p.service()
 	if p.OS.Installed(svc) {
@@ -127,11 +195,11 @@ func ServiceName(ctrld string) string {
 func (p *Provisioner) fresh(ctx context.Context, svc platform.Service) codes.Outcome {
 	s, err := p.waitForToken(ctx)
 	if err != nil {
-		return codes.Package("WRAPPER_INTERRUPTED")
+		return codes.Failure(codes.WrapperInterrupted)
 	}
 	token, ok := s.Get(settings.ProvisionToken)
 	if !ok {
-		return codes.Package("PROFILE_PREFS_MISSING")
+		return codes.Failure(codes.ProfilePrefsMissing)
 	}
 	if bad, failed := p.checkInputs(s); failed {
 		return bad
@@ -147,16 +215,16 @@ func (p *Provisioner) checkInputs(s settings.Settings) (codes.Outcome, bool) {
 	token, _ := s.Get(settings.ProvisionToken)
 	if !settings.TokenWellFormed(token) {
 		p.Log.Warn("ProvisionToken is malformed (whitespace, control characters, non-ASCII or length)")
-		return codes.Failure(codes.MustLookup("PROVISION_TOKEN_MALFORMED")), true
+		return codes.Failure(codes.ProvisionTokenMalformed), true
 	}
 	if h, set := s.Get(settings.CustomHostname); set && !settings.HostnameValid(h) {
 		p.Log.Warn(fmt.Sprintf("CustomHostname %q is not an RFC 1123 name of 3 to 64 characters", secret.Echo(h, token)))
-		return codes.Failure(codes.MustLookup("CUSTOM_HOSTNAME_INVALID")), true
+		return codes.Failure(codes.CustomHostnameInvalid), true
 	}
 	if m, set := s.Get(settings.InterceptMode); set {
 		if _, ok := settings.InterceptArg(m); !ok {
 			p.Log.Warn(fmt.Sprintf("InterceptMode %q is not standard or intercept-dns", secret.Echo(m, token)))
-			return codes.Failure(codes.MustLookup("INTERCEPT_MODE_INVALID")), true
+			return codes.Failure(codes.InterceptModeInvalid), true
 		}
 	}
 	return codes.Outcome{}, false
@@ -198,10 +266,10 @@ func (p *Provisioner) reload(ctx context.Context, svc platform.Service) codes.Ou
 	defer cancel()
 	err := p.OS.Reload(rctx, svc)
 	if interrupted(ctx) {
-		return codes.Package("WRAPPER_INTERRUPTED")
+		return codes.Failure(codes.WrapperInterrupted)
 	}
 	if err != nil {
-		return codes.Package("SERVICE_RELOAD_FAILED")
+		return codes.Failure(codes.ServiceReloadFailed)
 	}
 	return p.gate(ctx, svc)
 }

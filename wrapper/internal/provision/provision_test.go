@@ -16,10 +16,6 @@ import (
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
-type warnings []string
-
-func (w *warnings) Warn(msg string) { *w = append(*w, msg) }
-
 // shCtrld is a tiny ctrld for the flow's unit tests: start and status exit
 // with the given codes and log their argv.
 func shCtrld(t *testing.T, startExit, statusExit int) (path, log string) {
@@ -36,9 +32,10 @@ func shCtrld(t *testing.T, startExit, statusExit int) (path, log string) {
 
 func newProvisioner(t *testing.T, ctrld string, osys platform.OS, files []string, given settings.Settings) (*Provisioner, *warnings) {
 	w := &warnings{}
+	home := t.TempDir()
 	return &Provisioner{
 		Config: Config{
-			Ctrld: ctrld, Home: t.TempDir(), ServiceFiles: files,
+			Ctrld: ctrld, Home: home, RecordDir: home, ServiceFiles: files,
 			Timeout: 10 * time.Second, GateTimeout: time.Second, Poll: 50 * time.Millisecond, Grace: time.Second,
 			Given: given, Env: CtrldEnv(append(os.Environ(), TokenEnv+"="+testenv.Canary)),
 		},

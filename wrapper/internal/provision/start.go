@@ -30,15 +30,15 @@ func (p *Provisioner) start(ctx context.Context, svc platform.Service, args []st
 		Grace: p.Config.Grace, Drain: 2 * time.Second,
 	})
 	if err != nil {
-		return codes.Package("CTRLD_NOT_FOUND")
+		return codes.Failure(codes.CtrldNotFound)
 	}
 	stdout.Close()
 	stderr.Close()
 	switch {
 	case interrupted(ctx):
-		return codes.Package("WRAPPER_INTERRUPTED")
+		return codes.Failure(codes.WrapperInterrupted)
 	case res.Stopped && errors.Is(res.Cause, errTimeout):
-		return codes.Package("CTRLD_TIMEOUT")
+		return codes.Failure(codes.CtrldTimeout)
 	}
 	if c, ok := judge.Last(); ok {
 		return codes.Failure(c)
@@ -58,7 +58,7 @@ func byExitCode(exit int) codes.Outcome {
 	if c, ok := codes.ByExit(exit); ok && codes.IsCtrldStage(c.Stage) {
 		return codes.Failure(c)
 	}
-	return codes.Package("CTRLD_UNIDENTIFIED")
+	return codes.Failure(codes.CtrldUnidentified)
 }
 
 // gate checks that the service really runs: `ctrld status` exits 0 (3
@@ -70,20 +70,20 @@ func (p *Provisioner) gate(ctx context.Context, svc platform.Service) codes.Outc
 	for {
 		status := p.status(gctx)
 		if interrupted(ctx) {
-			return codes.Package("WRAPPER_INTERRUPTED")
+			return codes.Failure(codes.WrapperInterrupted)
 		}
 		if status == 0 && p.OS.Gate(gctx, svc) {
 			return codes.Success
 		}
 		if status != 0 && status != statusNotReady && status != statusCut {
-			return codes.Package("SUCCESS_GATE_FAILED")
+			return codes.Failure(codes.SuccessGateFailed)
 		}
 		select {
 		case <-gctx.Done():
 			if interrupted(ctx) {
-				return codes.Package("WRAPPER_INTERRUPTED")
+				return codes.Failure(codes.WrapperInterrupted)
 			}
-			return codes.Package("SUCCESS_GATE_FAILED")
+			return codes.Failure(codes.SuccessGateFailed)
 		case <-time.After(p.Config.Poll):
 		}
 	}

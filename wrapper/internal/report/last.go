@@ -3,66 +3,113 @@
 package report
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
 // LastFileName is the last-result file, kept in the ctrld home dir (under
 // ProgramData on Windows).
-const LastFileName = "ctrld-install-last-result"
+const LastFileName = contract.LastResultFile
 
 // maxLastSize is more than any valid line needs.
 const maxLastSize = 512
 
-// SaveLast records the line atomically: a reader sees the old line or the
-// new one, never a mix. When the folder is refused nothing in it is
-// touched; when the write fails the old record is removed, so that `last`
-// cannot go on reporting an older attempt.
+// pendingName is the record being written; under the lock only one run
+// writes it, and a run killed midway leaves at most this one file, which
+// the next run overwrites.
+const pendingName = contract.PendingResultFile
+
+// SaveLast records the line atomically and durably: a reader sees the old
+// line or the new one, never a mix, and a line once visible survives a
+// power cut.
 func SaveLast(dir string, o codes.Outcome) error {
-	if err := prepareRecordDir(dir); err != nil {
-		return err
-	}
-	err := writeLast(dir, o)
-	if err != nil {
-		os.Remove(filepath.Join(dir, LastFileName))
+	return Prepare(dir, o).Commit()
+}
+
+// Pending is a record written and flushed to disk ahead of time; only
+// Commit makes it the record. Flushing is the slow part of recording, so
+// a caller that can guess the outcome prepares it while it works and
+// pays only the rename at the end.
+type Pending struct {
+	dir     string
+	outcome codes.Outcome
+	flushed chan error
+}
+
+// Prepare starts writing and flushing the record for o in the
+// background. Nothing is written in a folder prepareRecordDir refuses.
+func Prepare(dir string, o codes.Outcome) *Pending {
+	p := &Pending{dir: dir, outcome: o, flushed: make(chan error, 1)}
+	go func() { p.flushed <- writePending(dir, o.Line()+"\n") }()
+	return p
+}
+
+// Commit waits for the flush and renames the pending file over the
+// record. When that fails the old record is removed too, so that `last`
+// cannot go on reporting an older attempt; a refused folder is left as
+// it is.
+func (p *Pending) Commit() error {
+	err := p.commit()
+	if err != nil && checkRecordDir(p.dir) == nil {
+		os.Remove(filepath.Join(p.dir, pendingName))
+		os.Remove(filepath.Join(p.dir, LastFileName))
 	}
 	return err
 }
 
-// RemoveLast deletes the record, only from a folder CheckRecordDir accepts.
-func RemoveLast(dir string) error {
-	if err := checkRecordDir(dir); err != nil {
+func (p *Pending) commit() error {
+	if err := <-p.flushed; err != nil {
 		return err
 	}
-	return os.Remove(filepath.Join(dir, LastFileName))
+	return os.Rename(filepath.Join(p.dir, pendingName), filepath.Join(p.dir, LastFileName))
 }
 
-func writeLast(dir string, o codes.Outcome) error {
-	tmp, err := os.CreateTemp(dir, ".ctrld-install-last-*")
+// Record commits p when it holds o and writes o afresh otherwise.
+func (p *Pending) Record(o codes.Outcome) error {
+	if o == p.outcome {
+		return p.Commit()
+	}
+	<-p.flushed
+	return SaveLast(p.dir, o)
+}
+
+func writePending(dir, text string) error {
+	if err := prepareRecordDir(dir); err != nil {
+		return err
+	}
+	return writeFlushed(filepath.Join(dir, pendingName), text)
+}
+
+// writeFlushed writes a new file at path (never through a link: an
+// existing file or link is removed first) and flushes it to disk.
+func writeFlushed(path, text string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.WriteString(o.Line() + "\n"); err != nil {
-		tmp.Close()
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
 		return err
 	}
-	if err := tmp.Chmod(0o644); err != nil {
-		tmp.Close()
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
 		return err
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
+	if err := f.Sync(); err != nil {
+		f.Close()
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, LastFileName))
+	return f.Close()
 }
 
 // ReadLast returns the recorded line, re-validated so a tampered or
@@ -77,4 +124,18 @@ func ReadLast(dir string) (codes.Outcome, bool) {
 	}
 	line := strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r")
 	return codes.ParseLine(line)
+}
+
+// RecordDirTrusted reports whether the record folder is one only root
+// (SYSTEM and Administrators) controls, without making it.
+func RecordDirTrusted(dir string) bool { return checkRecordDir(dir) == nil }
+
+// RemoveLast deletes the record and any pending one, for package removal;
+// never inside a folder a user controls.
+func RemoveLast(dir string) error {
+	if err := checkRecordDir(dir); err != nil {
+		return err
+	}
+	os.Remove(filepath.Join(dir, pendingName))
+	return os.Remove(filepath.Join(dir, LastFileName))
 }

@@ -23,7 +23,7 @@ func TestFailedSaveLeavesNoStaleRecord(t *testing.T) {
 	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: 0, Max: old.Max}); err != nil {
 		t.Fatal(err)
 	}
-	err := SaveLast(dir, codes.Failure(codes.MustLookup("LISTENER_BIND_FAILED")))
+	err := SaveLast(dir, codes.Failure(codes.ListenerBindFailed))
 	syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old)
 	if err == nil {
 		t.Fatal("the write did not fail; the test proves nothing")

@@ -10,7 +10,7 @@ import (
 
 func TestSaveAndReadLast(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "new", "home")
-	o := codes.Failure(codes.MustLookup("LISTENER_BIND_FAILED"))
+	o := codes.Failure(codes.ListenerBindFailed)
 	if err := SaveLast(dir, o); err != nil {
 		t.Fatal(err)
 	}
@@ -45,5 +45,59 @@ func TestReadLastRejectsTampering(t *testing.T) {
 	}
 	if _, ok := ReadLast(t.TempDir()); ok {
 		t.Error("missing file read as a line")
+	}
+}
+
+func TestPendingRecord(t *testing.T) {
+	dir := t.TempDir()
+	// A run killed midway left a pending file; a link stands where the
+	// record goes next.
+	os.WriteFile(filepath.Join(dir, pendingName), []byte("half"), 0o644)
+	if err := Prepare(dir, codes.Success).Record(codes.Success); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := ReadLast(dir); !ok || !got.OK {
+		t.Fatalf("prepared success not recorded: %+v %v", got, ok)
+	}
+	// The guess was wrong: the real outcome is recorded.
+	if err := Prepare(dir, codes.Success).Record(codes.Failure(codes.TokenExpired)); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := ReadLast(dir); got.Code != codes.TokenExpired {
+		t.Fatalf("got %q", got.Line())
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("left behind: %v", entries)
+	}
+}
+
+func TestPendingNeverWritesThroughALink(t *testing.T) {
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	target := filepath.Join(elsewhere, "victim")
+	os.WriteFile(target, []byte("keep\n"), 0o644)
+	os.Symlink(target, filepath.Join(dir, pendingName))
+	if err := SaveLast(dir, codes.Success); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(target); string(data) != "keep\n" {
+		t.Fatalf("wrote through the link: %q", data)
+	}
+	if got, ok := ReadLast(dir); !ok || !got.OK {
+		t.Fatal("record not written")
+	}
+}
+
+func TestRemoveLastTakesThePendingFileToo(t *testing.T) {
+	dir := t.TempDir()
+	if err := SaveLast(dir, codes.Success); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, pendingName), nil, 0o644)
+	if err := RemoveLast(dir); err != nil {
+		t.Fatal(err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("left behind: %v", entries)
 	}
 }

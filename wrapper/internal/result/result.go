@@ -8,12 +8,13 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
 // FileName is the name ctrld gives the file in its home dir.
-const FileName = "provision_result.json"
+const FileName = contract.ResultFile
 
 // MaxSize caps what is read; a larger file is not trusted.
 const MaxSize = 64 << 10

@@ -178,7 +178,7 @@ func (s *Stream) searchLine() {
 	}
 }
 
-var prefix = []byte("provisioning failed: stage=")
+var prefix = []byte(codes.FailurePrefix)
 
 // LastInLine returns the last valid identifier in one cleaned line.
 func LastInLine(line []byte) (codes.Code, bool) {
@@ -190,64 +190,11 @@ func LastInLine(line []byte) (codes.Code, bool) {
 			return last, found
 		}
 		start := off + i + len(prefix)
-		if c, ok := parseAfterPrefix(line[start:]); ok {
-			last, found = c, true
+		if stage, name, exit, _, ok := codes.ParseFailure(line[start:]); ok {
+			if c, ok := codes.ValidFromCtrld(stage, name, exit, true); ok {
+				last, found = c, true
+			}
 		}
 		off = start
 	}
 }
-
-// parseAfterPrefix reads `<stage> code=<CODE> (exit <N>)`.
-func parseAfterPrefix(b []byte) (codes.Code, bool) {
-	stage, b := takeWhile(b, isLower, 16)
-	b, ok := expect(b, " code=")
-	if !ok || stage == "" {
-		return codes.Code{}, false
-	}
-	name, b := takeWhile(b, isCodeChar, codes.MaxCodeLen+1)
-	b, ok = expect(b, " (exit ")
-	if !ok || name == "" {
-		return codes.Code{}, false
-	}
-	exit, b, ok := exitNumber(b)
-	if !ok {
-		return codes.Code{}, false
-	}
-	if _, ok := expect(b, ")"); !ok {
-		return codes.Code{}, false
-	}
-	return codes.ValidFromCtrld(stage, name, exit, true)
-}
-
-// exitNumber reads one or two digits without a leading zero, exactly as
-// ctrld's %d prints an exit code from 1 to 99.
-func exitNumber(b []byte) (int, []byte, bool) {
-	digits, rest := takeWhile(b, isDigit, 3)
-	if len(digits) == 0 || len(digits) > 2 || digits[0] == '0' {
-		return 0, b, false
-	}
-	n := 0
-	for _, d := range digits {
-		n = n*10 + int(d-'0')
-	}
-	return n, rest, true
-}
-
-func takeWhile(b []byte, ok func(byte) bool, limit int) (string, []byte) {
-	i := 0
-	for i < len(b) && i < limit && ok(b[i]) {
-		i++
-	}
-	return string(b[:i]), b[i:]
-}
-
-func expect(b []byte, lit string) ([]byte, bool) {
-	if !bytes.HasPrefix(b, []byte(lit)) {
-		return b, false
-	}
-	return b[len(lit):], true
-}
-
-func isLower(c byte) bool    { return c >= 'a' && c <= 'z' }
-func isDigit(c byte) bool    { return c >= '0' && c <= '9' }
-func isCodeChar(c byte) bool { return c >= 'A' && c <= 'Z' || c == '_' }

@@ -8,6 +8,9 @@ const (
 	mask = "[redacted]"
 	// maxEcho bounds how much of an untrusted value a message may quote.
 	maxEcho = 80
+	// maxReason bounds an error's text in a message: long enough for
+	// the paths it names.
+	maxReason = 512
 )
 
 // Redact removes every occurrence of each non-empty secret from s.
@@ -24,7 +27,13 @@ func Redact(s string, secrets ...string) string {
 // redacted first, then anything but printable ASCII becomes '?', and the
 // result is cut short. Redacting first keeps a token split by the cut or
 // the replacement from surviving in part.
-func Echo(v string, secrets ...string) string {
+func Echo(v string, secrets ...string) string { return echo(v, maxEcho, secrets) }
+
+// Reason prepares an error's text for a log message the way Echo does,
+// with room for the paths an error names.
+func Reason(err error, secrets ...string) string { return echo(err.Error(), maxReason, secrets) }
+
+func echo(v string, limit int, secrets []string) string {
 	v = Redact(v, secrets...)
 	b := []byte(v)
 	for i, c := range b {
@@ -32,8 +41,8 @@ func Echo(v string, secrets ...string) string {
 			b[i] = '?'
 		}
 	}
-	if len(b) > maxEcho {
-		return string(b[:maxEcho]) + "..."
+	if len(b) > limit {
+		return string(b[:limit]) + "..."
 	}
 	return string(b)
 }

@@ -1,6 +1,7 @@
 package secret
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -20,5 +21,16 @@ func TestEchoRedactsBeforeCutting(t *testing.T) {
 	}
 	if Echo("plain", "") != "plain" {
 		t.Fatal("empty secret changed the text")
+	}
+}
+
+func TestReasonKeepsPathsAndRedacts(t *testing.T) {
+	path := "/" + strings.Repeat("deep/", 30) + "home"
+	got := Reason(errors.New("mkdir "+path+": "+tok+": not a directory"), tok)
+	if !strings.Contains(got, path) || !strings.HasSuffix(got, "[redacted]: not a directory") {
+		t.Fatalf("got %q", got)
+	}
+	if long := Reason(errors.New(strings.Repeat("x", 4096))); len(long) > maxReason+3 {
+		t.Fatalf("reason not bounded: %d bytes", len(long))
 	}
 }

@@ -1,0 +1,91 @@
+// Package contract holds the names the wrapper, the installers, their
+// package scripts and the tests share: file names, default paths, binary
+// and service names. A rename happens here once; everything else derives
+// from these values, so a rename cannot break one side silently.
+//
+// It sits at the top of the module, not under wrapper/, because the
+// installers and the release pipeline import it too; it imports nothing,
+// so any of them can.
+package contract
+
+// Binary names. ctrld releases ship the client as ctrld or ctrld-client;
+// the service takes the binary's name, so nothing may hard-code one.
+const (
+	Wrapper = "ctrld-install"
+	Ctrld   = "ctrld"
+	// CtrldClient is the other name releases use for the ctrld binary.
+	CtrldClient = "ctrld-client"
+)
+
+// CtrldNames lists the ctrld binary's names, in the order the wrapper
+// looks for them beside itself.
+var CtrldNames = []string{Ctrld, CtrldClient}
+
+// Files in the ctrld home dir. On Windows the record lives under
+// ProgramData instead (see ProgramDataFolder).
+const (
+	// ResultFile is ctrld's own provision_result.json.
+	ResultFile = "provision_result.json"
+	// LastResultFile is the wrapper's record of the last line.
+	LastResultFile = "ctrld-install-last-result"
+	// PendingResultFile is the record being written, renamed over
+	// LastResultFile once flushed; a killed run may leave it behind.
+	PendingResultFile = "." + LastResultFile + ".tmp"
+	// LockFile is the wrapper's lock; it stays behind, empty.
+	LockFile = ".ctrld-install.lock"
+	// SettingsFile is the Linux settings file's name.
+	SettingsFile = "ctrld-install.conf"
+	// EvidenceFile is the wrapper's bounded copy of the result file's
+	// evidence, beside the record, for `ctrld-install explain`.
+	EvidenceFile = "ctrld-install-evidence.json"
+	// CtrldConfig is the configuration ctrld writes beside its result.
+	CtrldConfig = "ctrld.toml"
+)
+
+// Unix places (macOS and Linux).
+const (
+	// Home is ctrld's home dir on macOS and Linux.
+	Home = "/etc/controld"
+	// LinuxBinDir is where the deb and rpm install both binaries.
+	LinuxBinDir = "/usr/bin"
+	// MacBinDir is where the pkg installs both binaries: a folder only
+	// root can write, all the way up.
+	MacBinDir = "/Library/ControlD"
+	// MacLegacyBinDir is where releases before MacBinDir put them.
+	MacLegacyBinDir = "/usr/local/bin"
+	// LaunchDaemonsDir holds ctrld's launchd plist, named after the binary.
+	LaunchDaemonsDir = "/Library/LaunchDaemons"
+	// ManagedPrefsDomain is the managed-preferences domain of the profile.
+	ManagedPrefsDomain = "com.controld.ctrld"
+	// ManagedPrefs is where a configuration profile for that domain lands.
+	ManagedPrefs = "/Library/Managed Preferences/" + ManagedPrefsDomain + ".plist"
+)
+
+// LinuxSettings is the Linux settings file's full path.
+const LinuxSettings = Home + "/" + SettingsFile
+
+// Windows places, as folder names under the OS's known folders.
+const (
+	// InstallFolder is the MSI's folder under Program Files; it is ctrld's
+	// home dir on Windows.
+	InstallFolder = "ControlD"
+	// ProgramDataFolder under %ProgramData% holds the record and its lock:
+	// an MSI rollback empties the install folder, and the record must
+	// outlive it.
+	ProgramDataFolder = "ControlD"
+	// DefaultProgramData is %ProgramData% when the environment lacks it.
+	DefaultProgramData = `C:\ProgramData`
+)
+
+// WrapperFiles are the files the wrapper itself writes: what package
+// removal deletes by name.
+var WrapperFiles = []string{LastResultFile, PendingResultFile, EvidenceFile, LockFile}
+
+// HomeFiles are the files this package's programs make in the home dir on
+// macOS and Linux, for the package scripts' purge: the wrapper's own, the
+// settings file the admin placed for it, and ctrld's.
+var HomeFiles = append(append([]string{SettingsFile}, WrapperFiles...), ResultFile, CtrldConfig)
+
+// VersionVar is the variable the release build stamps with -X: the
+// wrapper's `version` prints it.
+const VersionVar = "github.com/ctrld-install/ctrld-install/wrapper/internal/cli.Version"

@@ -1,0 +1,100 @@
+package cab
+
+import (
+	"bytes"
+	"compress/flate"
+	"encoding/binary"
+	"io"
+)
+
+// mszipMagic starts every MSZIP block ([MS-MCI]).
+var mszipMagic = [2]byte{'C', 'K'}
+
+// storedOverhead is the "CK" and the 5-byte header of one final stored
+// DEFLATE block.
+const storedOverhead = 2 + 5
+
+// compressor turns 32 KiB blocks into MSZIP payloads. Each block is
+// compressed on its own (no history), which every decoder accepts and
+// lets one flate.Writer be reused with Reset.
+type compressor struct {
+	fw  *flate.Writer
+	buf bytes.Buffer
+}
+
+func newCompressor() *compressor {
+	fw, _ := flate.NewWriter(nil, flate.DefaultCompression)
+	return &compressor{fw: fw}
+}
+
+// compress returns "CK" and a final DEFLATE block holding data, never
+// more than a stored block would take. The slice is reused by the next
+// call.
+func (c *compressor) compress(data []byte) ([]byte, error) {
+	c.buf.Reset()
+	c.buf.Write(mszipMagic[:])
+	c.fw.Reset(&c.buf)
+	if _, err := c.fw.Write(data); err != nil {
+		return nil, err
+	}
+	if err := c.fw.Close(); err != nil {
+		return nil, err
+	}
+	if c.buf.Len() <= storedOverhead+len(data) {
+		return c.buf.Bytes(), nil
+	}
+	c.buf.Reset()
+	c.buf.Write(mszipMagic[:])
+	var stored [5]byte
+	stored[0] = 1 // BFINAL, BTYPE 00
+	binary.LittleEndian.PutUint16(stored[1:], uint16(len(data)))
+	binary.LittleEndian.PutUint16(stored[3:], ^uint16(len(data)))
+	c.buf.Write(stored[:])
+	c.buf.Write(data)
+	return c.buf.Bytes(), nil
+}
+
+// decompressor inflates MSZIP blocks of one folder in order, keeping the
+// last 32 KiB of output as the next block's history ([MS-MCI]).
+type decompressor struct {
+	fr      io.ReadCloser
+	history []byte
+	out     []byte
+}
+
+func newDecompressor() *decompressor {
+	return &decompressor{
+		fr:      flate.NewReader(bytes.NewReader(nil)),
+		history: make([]byte, 0, blockSize),
+		out:     make([]byte, blockSize),
+	}
+}
+
+// inflate returns the want bytes block expands to (valid until the next
+// call).
+func (d *decompressor) inflate(block []byte, want int) ([]byte, error) {
+	if len(block) < len(mszipMagic) || [2]byte(block[:2]) != mszipMagic {
+		return nil, corrupt("MSZIP block without CK signature")
+	}
+	if err := d.fr.(flate.Resetter).Reset(bytes.NewReader(block[2:]), d.history); err != nil {
+		return nil, err
+	}
+	out := d.out[:want]
+	if _, err := io.ReadFull(d.fr, out); err != nil {
+		return nil, corrupt("MSZIP block: %v", err)
+	}
+	var probe [1]byte
+	if n, _ := d.fr.Read(probe[:]); n > 0 {
+		return nil, corrupt("MSZIP block expands past its cbUncomp %d", want)
+	}
+	d.remember(out)
+	return out, nil
+}
+
+// remember keeps the last 32 KiB of everything inflated so far.
+func (d *decompressor) remember(out []byte) {
+	if keep := blockSize - len(out); len(d.history) > keep {
+		d.history = append(d.history[:0], d.history[len(d.history)-keep:]...)
+	}
+	d.history = append(d.history, out...)
+}

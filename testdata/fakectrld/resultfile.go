@@ -1,0 +1,33 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Placeholders in a start.result-file template.
+const (
+	nowPlaceholder   = "@NOW@"   // the current time, RFC 3339 UTC, as ctrld stamps the file
+	tokenPlaceholder = "@TOKEN@" // the --cd-org value, for a message that echoes the token
+)
+
+// copyResult writes the template at src as the result file in home,
+// atomically and mode 0600 as ctrld does, so a scenario can give the file
+// any message and detail.attempts a real ctrld may write.
+func copyResult(home, src, token string) {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return
+	}
+	body := strings.NewReplacer(
+		nowPlaceholder, time.Now().UTC().Format(time.RFC3339),
+		tokenPlaceholder, token,
+	).Replace(string(data))
+	os.MkdirAll(home, 0o755)
+	tmp := filepath.Join(home, ".provision_result.json.tmp")
+	if os.WriteFile(tmp, []byte(body), 0o600) == nil {
+		os.Rename(tmp, filepath.Join(home, "provision_result.json"))
+	}
+}

@@ -1,0 +1,128 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+)
+
+// runExplain prints the last recorded line, what its code means, the next
+// safe action, and the evidence ctrld recorded for that attempt when a
+// copy was kept. With no valid record it prints nothing and exits 1.
+func runExplain(sys System, args []string, stdout, stderr io.Writer) int {
+	var in provision.Input
+	if exit, done := parseOrExplain(locationFlags("explain", &in), args, stdout, stderr); done {
+		return exit
+	}
+	return explain(stdout, sys.OS, provision.Resolve(in, sys.OS, sys.Env, quiet{}))
+}
+
+func explain(stdout io.Writer, osys platform.OS, cfg provision.Config) int {
+	dir := cfg.RecordDir
+	o, ok := report.ReadLast(dir)
+	if !ok {
+		return exitNone
+	}
+	var b strings.Builder
+	explainOutcome(&b, o)
+	if !o.OK {
+		r, err := evidence.Load(dir, o.Line(), recordTime(dir), provision.KnownTokens(cfg, osys))
+		explainEvidence(&b, r, err)
+	}
+	io.WriteString(stdout, b.String())
+	return exitOK
+}
+
+// recordTime is when the record was written; a kept copy older than that
+// belongs to an earlier attempt.
+func recordTime(dir string) time.Time {
+	info, err := os.Lstat(filepath.Join(dir, report.LastFileName))
+	if err != nil {
+		return time.Now()
+	}
+	return info.ModTime()
+}
+
+const (
+	wrapWidth = 76
+	indent    = "  "
+)
+
+func explainOutcome(b *strings.Builder, o codes.Outcome) {
+	fmt.Fprintf(b, "%s\n", o.Line())
+	if o.OK {
+		b.WriteString("\nctrld is provisioned and its service passed the success gate: nothing to do.\n")
+		return
+	}
+	a, ok := codes.AdviceFor(o.Code)
+	if !ok {
+		return
+	}
+	if _, known := codes.Lookup(o.Code.Name); !known {
+		b.WriteString("\nThis code comes from a newer ctrld; it is explained by its stage. Ask for the ctrld version.\n")
+	}
+	section(b, "What happened:", a.Scenario)
+	section(b, "Next safe action:", a.NextAction)
+	section(b, "Evidence to ask for:", a.Evidence)
+}
+
+func explainEvidence(b *strings.Builder, r evidence.Record, err error) {
+	const title = "Evidence ctrld recorded for this attempt"
+	switch {
+	case errors.Is(err, evidence.ErrNotReadable):
+		section(b, title+":", "kept, but readable only by root or an administrator: run explain again with sudo, or in an elevated prompt.")
+		return
+	case err != nil:
+		section(b, title+":", "none kept (ctrld left no result file that could be trusted for this attempt).")
+		return
+	}
+	fmt.Fprintf(b, "\n%s (result file of %s):\n", title, r.ResultStamp)
+	if r.Empty() {
+		b.WriteString(indent + "the result file holds no message and no attempts\n")
+	}
+	// One line per item, never wrapped, so each can be searched for.
+	if r.Message != "" {
+		b.WriteString(indent + "message: " + r.Message + "\n")
+	}
+	for _, a := range r.Attempts {
+		fmt.Fprintf(b, "%sattempt: %s %s: %s\n", indent, orDash(a.Addr), orDash(a.Proto), orDash(a.OSError))
+	}
+}
+
+func section(b *strings.Builder, title, text string) {
+	fmt.Fprintf(b, "\n%s\n", title)
+	wrap(b, text)
+}
+
+// wrap writes text indented, broken at spaces to fit wrapWidth.
+func wrap(b *strings.Builder, text string) {
+	line := indent
+	for _, word := range strings.Fields(text) {
+		if len(line) > len(indent) && len(line)+1+len(word) > wrapWidth {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if len(line) > len(indent) {
+			line += " "
+		}
+		line += word
+	}
+	b.WriteString(line + "\n")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

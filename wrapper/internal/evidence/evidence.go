@@ -1,0 +1,142 @@
+// Package evidence keeps what ctrld recorded about a failed attempt for
+// support to read: the result file's message and its listener attempts
+// (address, protocol, OS error). Every string is bounded, printable ASCII
+// only, with every known token value redacted and anything that still
+// looks like a token removed, both when the copy is made and when it is
+// read back.
+package evidence
+
+import (
+	"strings"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/secret"
+)
+
+// Bounds. ctrld itself caps attempts at 12 and strings at 256 characters.
+const (
+	MaxAttempts   = 12
+	MaxMessageLen = 256
+	MaxAddrLen    = 64
+	MaxProtoLen   = 8
+	MaxOSErrorLen = 128
+)
+
+// Markers that replace what was taken out of a string (known secrets
+// become secret.Redact's own marker).
+const (
+	removedMark = "[removed]"
+	// cutMark holds no word character, so it never joins the word
+	// before it into something that looks like a token.
+	cutMark = "[cut]"
+)
+
+// A run of word characters at least this long, holding both a letter and
+// a digit, looks like a token (ctrld's tokens, resolver IDs, UUIDs, JWTs).
+// Any run at least longTokenLen long is removed whatever it holds.
+const (
+	tokenLikeLen = 12
+	longTokenLen = 40
+)
+
+// Attempt is one listen address ctrld tried.
+type Attempt struct {
+	Addr    string `json:"addr"`
+	Proto   string `json:"proto"`
+	OSError string `json:"os_error"`
+}
+
+// Evidence is the bounded copy of a result file's free-text fields.
+type Evidence struct {
+	Message  string    `json:"message"`
+	Attempts []Attempt `json:"attempts,omitempty"`
+}
+
+// Empty reports whether there is nothing to show.
+func (e Evidence) Empty() bool { return e.Message == "" && len(e.Attempts) == 0 }
+
+// Clean returns e bounded and scrubbed with the given secrets. It is
+// idempotent, so a copy read back can be cleaned again with the secrets
+// known then.
+func (e Evidence) Clean(secrets []string) Evidence {
+	out := Evidence{Message: Scrub(e.Message, MaxMessageLen, secrets)}
+	for i, a := range e.Attempts {
+		if i == MaxAttempts {
+			break
+		}
+		out.Attempts = append(out.Attempts, Attempt{
+			Addr:    Scrub(a.Addr, MaxAddrLen, secrets),
+			Proto:   Scrub(a.Proto, MaxProtoLen, secrets),
+			OSError: Scrub(a.OSError, MaxOSErrorLen, secrets),
+		})
+	}
+	return out
+}
+
+// Scrub makes one untrusted string safe to store and print: known secrets
+// redacted first (so a token split by later steps cannot survive in
+// part), then anything outside printable ASCII becomes '?' (and secrets
+// are redacted again, for one that holds a '?'), then token-looking words
+// are removed, and last the result is cut to max bytes.
+func Scrub(s string, max int, secrets []string) string {
+	s = secret.Redact(s, secrets...)
+	s = secret.Redact(printableASCII(s), secrets...)
+	s = removeTokenLike(s)
+	s = strings.TrimSpace(s)
+	if len(s) > max {
+		s = s[:max-len(cutMark)] + cutMark
+	}
+	return s
+}
+
+func printableASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c < 0x20 || c > 0x7e {
+			b[i] = '?'
+		}
+	}
+	return string(b)
+}
+
+// removeTokenLike replaces each token-looking run of word characters.
+func removeTokenLike(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if !isWordChar(s[i]) {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && isWordChar(s[j]) {
+			j++
+		}
+		if looksLikeToken(s[i:j]) {
+			b.WriteString(removedMark)
+		} else {
+			b.WriteString(s[i:j])
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// Word characters are those ctrld's tokens, resolver IDs, UUIDs and JWTs
+// are made of. ':', '/', '=' and '&' are not, so addresses and URLs fall
+// apart into short, harmless words.
+func isWordChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
+		c == '-' || c == '_' || c == '.'
+}
+
+func looksLikeToken(w string) bool {
+	if len(w) >= longTokenLen {
+		return true
+	}
+	if len(w) < tokenLikeLen {
+		return false
+	}
+	return strings.ContainsAny(w, "0123456789") && strings.IndexFunc(w, isLetter) >= 0
+}
+
+func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }

@@ -1,0 +1,45 @@
+package provision
+
+import (
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+)
+
+// keepEvidence runs right after the outcome is recorded, still under the
+// lock: it replaces the copy of ctrld's result-file evidence kept beside
+// the record with the one for this outcome, or removes it when there is
+// none (success, or no result file the wrapper trusts for this attempt).
+// The copy only ever sits beside a record holding the same line.
+func (p *Provisioner) keepEvidence(began time.Time, o codes.Outcome) {
+	// The outcome is decided: nothing here may change it.
+	defer func() { recover() }()
+	dir := p.Config.RecordDir
+	if o.OK {
+		evidence.Remove(dir)
+		return
+	}
+	r, ok := evidence.FromResultFile(p.Config.Home, began, o, p.seen)
+	if !ok || evidence.Save(dir, r) != nil {
+		evidence.Remove(dir)
+	}
+}
+
+// KnownTokens lists every provisioning token value the sources hold now
+// (command line, token file, environment, managed preferences, settings
+// file, OS policy), so that what explain prints can be redacted.
+func KnownTokens(cfg Config, osys platform.OS) []string {
+	p := &Provisioner{Config: cfg, OS: osys, Log: silent{}}
+	p.remember(cfg.Given)
+	p.gather()
+	return p.seen
+}
+
+// silent drops warnings and outcomes: gathering tokens for redaction must
+// not repeat start's warnings in the OS log.
+type silent struct{}
+
+func (silent) Warn(string)          {}
+func (silent) Result(codes.Outcome) {}

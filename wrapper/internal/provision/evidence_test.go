@@ -1,0 +1,83 @@
+package provision
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings"
+)
+
+// noServices is a Windows service manager with no services: a fresh install.
+type noServices struct{}
+
+func (noServices) Exists(string) bool                    { return false }
+func (noServices) Running(string) bool                   { return false }
+func (noServices) Restart(context.Context, string) error { return nil }
+
+// On Windows ctrld's home is its install folder, which an MSI rollback
+// deletes with the result file in it. The kept copy sits with the record
+// under ProgramData, so it outlives the rollback; the token from the
+// policy key, a lower-priority source, is redacted from it.
+func TestEvidenceSurvivesRollbackOnWindows(t *testing.T) {
+	programData := t.TempDir()
+	home := filepath.Join(t.TempDir(), "Program Files", contract.InstallFolder)
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	osys := platform.Windows{
+		SCM:         noServices{},
+		ReadPolicy:  func() settings.Settings { return settings.Settings{settings.ProvisionToken: testenv.Canary} },
+		ProgramData: programData,
+	}
+	cfg := Config{Home: home, RecordDir: osys.LastResultDir(home)}
+	if err := os.MkdirAll(cfg.RecordDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now().Truncate(time.Second)
+	result := `{"version":1,"timestamp":"` + began.UTC().Format(time.RFC3339) + `","stage":"listener",` +
+		`"code":"LISTENER_BIND_FAILED","exit_code":41,"message":"bind failed for ` + testenv.Canary + `",` +
+		`"detail":{"attempts":[{"addr":"127.0.0.1:53","proto":"udp","os_error":"address already in use"}]}}`
+	if err := os.WriteFile(filepath.Join(home, contract.ResultFile), []byte(result), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := codes.Failure(codes.ListenerBindFailed)
+	if err := report.SaveLast(cfg.RecordDir, o); err != nil {
+		t.Fatal(err)
+	}
+	p := &Provisioner{Config: cfg, OS: osys, Log: silent{}}
+	p.gather()
+	p.keepEvidence(began, o)
+
+	if err := os.RemoveAll(home); err != nil { // the rollback
+		t.Fatal(err)
+	}
+	r, err := evidence.Load(cfg.RecordDir, o.Line(), time.Now().Add(-time.Minute), KnownTokens(cfg, osys))
+	if err != nil {
+		t.Fatalf("no copy under ProgramData after the rollback: %v", err)
+	}
+	if r.Message != "bind failed for [redacted]" {
+		t.Errorf("message = %q", r.Message)
+	}
+	if len(r.Attempts) != 1 || r.Attempts[0].OSError != "address already in use" {
+		t.Errorf("attempts = %+v", r.Attempts)
+	}
+	if found := testenv.FilesWithCanary(programData); len(found) > 0 || strings.Contains(r.Message, testenv.Canary) {
+		t.Fatalf("canary in %v or in the copy", found)
+	}
+
+	// The next attempt, a success, removes the copy.
+	p.keepEvidence(time.Now(), codes.Success)
+	if _, err := os.Stat(filepath.Join(cfg.RecordDir, evidence.FileName)); !os.IsNotExist(err) {
+		t.Fatalf("copy kept after success: %v", err)
+	}
+}

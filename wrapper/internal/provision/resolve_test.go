@@ -1,0 +1,79 @@
+package provision
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings"
+)
+
+func TestReadTokenFile(t *testing.T) {
+	dir := t.TempDir()
+	for body, want := range map[string]string{
+		"abc\n": "abc", "abc\r\n": "abc", "abc": "abc", "abc\n\n": "abc\n", "\n": "", "": "", " abc\n": " abc",
+	} {
+		p := filepath.Join(dir, "tok")
+		os.WriteFile(p, []byte(body), 0o600)
+		got, err := readTokenFile(p)
+		if err != nil || got != want {
+			t.Errorf("%q: got %q, %v", body, got, err)
+		}
+	}
+	big := filepath.Join(dir, "big")
+	os.WriteFile(big, []byte(strings.Repeat("a", maxTokenFile+1)), 0o600)
+	if _, err := readTokenFile(big); err == nil {
+		t.Error("oversized token file accepted")
+	}
+}
+
+func TestResolveTokenPrecedence(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "tok")
+	os.WriteFile(file, []byte("from-file\n"), 0o600)
+	env := []string{"PATH=/bin", TokenEnv + "=from-env"}
+	for _, tc := range []struct {
+		in   Input
+		want string
+	}{
+		{Input{}, "from-env"},
+		{Input{Token: "from-flag"}, "from-flag"},
+		{Input{Token: "from-flag", TokenFile: file}, "from-file"},
+		{Input{Token: "from-flag", TokenFile: filepath.Join(dir, "missing")}, "from-flag"},
+	} {
+		var w warnings
+		cfg := Resolve(tc.in, platform.Linux{}, env, &w)
+		if got, _ := cfg.Given.Get(settings.ProvisionToken); got != tc.want {
+			t.Errorf("%+v: token %q, want %q", tc.in, got, tc.want)
+		}
+		if strings.Contains(strings.Join(cfg.Env, " "), "from-env") {
+			t.Errorf("ctrld's environment keeps the token: %q", cfg.Env)
+		}
+	}
+}
+
+func TestResolveDefaults(t *testing.T) {
+	ctrld := filepath.Join(t.TempDir(), "ctrld-client")
+	cfg := Resolve(Input{Ctrld: ctrld}, platform.Linux{}, nil, &warnings{})
+	if cfg.Home != contract.Home || cfg.RecordDir != contract.Home || cfg.SettingsFile != contract.LinuxSettings {
+		t.Fatalf("Linux defaults: %+v", cfg)
+	}
+	if cfg.ServiceFiles[0] != "/etc/systemd/system/ctrld-client.service" {
+		t.Fatalf("service files follow the binary's name: %v", cfg.ServiceFiles)
+	}
+	win := platform.Windows{ProgramData: `C:\ProgramData`}
+	cfg = Resolve(Input{Ctrld: ctrld, ServiceFile: "/x.service", PrefsWait: 0, PrefsWaitSet: true}, win, nil, &warnings{})
+	if cfg.Home != filepath.Dir(ctrld) || cfg.RecordDir != filepath.Join(`C:\ProgramData`, contract.ProgramDataFolder) {
+		t.Fatalf("Windows: home %q, records %q", cfg.Home, cfg.RecordDir)
+	}
+	if len(cfg.ServiceFiles) != 1 || cfg.ServiceFiles[0] != "/x.service" {
+		t.Fatalf("--service-file not used: %v", cfg.ServiceFiles)
+	}
+	mac := Resolve(Input{Ctrld: ctrld}, platform.Darwin{}, nil, &warnings{})
+	if mac.Prefs != contract.ManagedPrefs || mac.PrefsWait == 0 {
+		t.Fatalf("macOS defaults: %+v", mac)
+	}
+}

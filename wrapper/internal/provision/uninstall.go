@@ -1,0 +1,54 @@
+package provision
+
+import (
+	"context"
+	"io"
+	"os"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/proc"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+)
+
+// uninstallTimeout bounds `ctrld uninstall`.
+const uninstallTimeout = 2 * time.Minute
+
+// ExitUninstallFailed is Uninstall's answer when ctrld could not be run.
+const ExitUninstallFailed = 1
+
+// Uninstall is for package removal on every OS: it has ctrld stop and
+// remove its service ("ctrld uninstall"), then deletes what the wrapper
+// itself wrote (the record and the lock) and the record's folder when
+// that leaves it empty. It returns ctrld's exit code; 0 when there is no
+// ctrld to ask.
+func Uninstall(ctx context.Context, cfg Config) int {
+	code := uninstallService(ctx, cfg)
+	// Nothing is removed inside a record folder a user controls.
+	if report.RecordDirTrusted(cfg.RecordDir) {
+		report.RemoveLast(cfg.RecordDir)
+		evidence.Remove(cfg.RecordDir)
+	}
+	lock.Remove(cfg.Home)
+	if cfg.RecordDir != cfg.Home {
+		os.Remove(cfg.RecordDir) // only succeeds when empty
+	}
+	return code
+}
+
+func uninstallService(ctx context.Context, cfg Config) int {
+	if _, err := os.Stat(cfg.Ctrld); cfg.Ctrld == "" || err != nil {
+		return 0
+	}
+	ctx, cancel := context.WithTimeout(ctx, uninstallTimeout)
+	defer cancel()
+	res, err := proc.Run(ctx, proc.Spec{
+		Path: cfg.Ctrld, Args: []string{"uninstall"}, Env: cfg.Env,
+		Stdout: io.Discard, Stderr: io.Discard, Grace: cfg.Grace, Drain: time.Second,
+	})
+	if err != nil {
+		return ExitUninstallFailed
+	}
+	return res.ExitCode
+}

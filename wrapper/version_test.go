@@ -1,0 +1,37 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
+)
+
+// The release main, stamped with -X at contract.VersionVar, prints that
+// version: a moved or renamed variable would leave "dev".
+func TestVersionIsStamped(t *testing.T) {
+	out, err := exec.Command(filepath.Join(binDir, "ctrld-install-release"), "version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(out), contract.Wrapper+" "+testVersion+"\n"; got != want {
+		t.Fatalf("version prints %q, want %q", got, want)
+	}
+}
+
+// The release pipeline stamps the same variable.
+func TestReleaseStampsTheVersionVariable(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "internal", "release", "binaries.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "-X "+contract.VersionVar+"=") && !strings.Contains(string(src), "contract.VersionVar") {
+		t.Fatalf("internal/release/binaries.go does not stamp %s", contract.VersionVar)
+	}
+}
