@@ -66,7 +66,7 @@ func (p *Provisioner) Run(ctx context.Context) codes.Outcome {
 	if interrupted(ctx) {
 		return codes.Package("WRAPPER_INTERRUPTED")
 	}
-	if err := os.MkdirAll(p.Config.Home, 0o755); err != nil {
+	if err := os.MkdirAll(p.Config.Home, 0o700); err != nil {
 		return codes.Package("WRAPPER_INTERNAL")
 	}
 	l, err := lock.Acquire(p.Config.Home)

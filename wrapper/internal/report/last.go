@@ -21,7 +21,7 @@ const maxLastSize = 512
 // SaveLast records the line atomically: a reader sees the old line or the
 // new one, never a mix.
 func SaveLast(dir string, o codes.Outcome) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
 	tmp, err := os.CreateTemp(dir, ".ctrld-install-last-*")
