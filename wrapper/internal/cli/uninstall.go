@@ -26,6 +26,7 @@ func runUninstall(args []string, stdout, stderr io.Writer) int {
 	}
 	osys := platform.Current()
 	code := uninstallService(f.ctrldPath())
+	afterUninstall(f.ctrldPath())
 	home := f.homeOrDefault(osys)
 	records := osys.LastResultDir(home)
 	os.Remove(filepath.Join(records, report.LastFileName))
@@ -40,7 +41,7 @@ func uninstallService(ctrld string) int {
 	if _, err := os.Stat(ctrld); ctrld == "" || err != nil {
 		return exitOK
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), uninstallBound)
 	defer cancel()
 	res, err := proc.Run(ctx, proc.Spec{
 		Path: ctrld, Args: []string{"uninstall"}, Env: provision.CtrldEnv(os.Environ()),
