@@ -113,7 +113,7 @@ func TestCtrldKeepsItsReleaseName(t *testing.T) {
 	deb := buildFile(t, Package{Name: "ctrld", Version: "1.0.0", Arch: "amd64", Ctrld: client, Wrapper: wrapper, MTime: epoch}, "deb")
 	contents, _ := exec.Command("dpkg-deb", "-c", deb).Output()
 	control, _ := exec.Command("dpkg-deb", "-I", deb, "prerm").Output()
-	if !strings.Contains(string(contents), "./usr/bin/ctrld-client\n") || !strings.Contains(string(control), "/usr/bin/ctrld-client uninstall") {
+	if !strings.Contains(string(contents), "./usr/bin/ctrld-client\n") || !strings.Contains(string(control), "uninstall --ctrld=/usr/bin/ctrld-client") {
 		t.Fatalf("ctrld-client renamed or not used by the shims:\n%s\n%s", contents, control)
 	}
 }

@@ -1,10 +1,14 @@
 #!/bin/sh
 # Before the files go, stop and uninstall ctrld's service. deb passes
 # "remove" (not "upgrade"); rpm passes 0 when the last version is erased.
+# ctrld-install bounds ctrld's own uninstall (offline it can wait minutes)
+# and then makes sure the daemon is stopped and resolv.conf restored, so
+# the removal always goes on.
 case "$1" in
 remove | 0)
-	{{.Bin}}/{{.Ctrld}} uninstall >/dev/null 2>&1 </dev/null ||
-		echo "ctrld: the service could not be uninstalled; run: {{.Bin}}/{{.Ctrld}} uninstall"
+	echo "ctrld: stopping and uninstalling the ctrld service (at most about 40 s)"
+	{{.Bin}}/ctrld-install uninstall --ctrld={{.Bin}}/{{.Ctrld}} >/dev/null 2>&1 </dev/null ||
+		echo "ctrld: ctrld reported an error while uninstalling; its daemon was stopped anyway"
 	;;
 esac
 exit 0
