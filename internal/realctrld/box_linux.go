@@ -221,6 +221,16 @@ func (b *Box) Remove(path string) { os.RemoveAll(path) }
 // scenario's own process left out.
 func (b *Box) Processes() []Process { return processes() }
 
+// RecordProcesses keeps the processes running now under a name.
+func (b *Box) RecordProcesses(name string) []Process {
+	procs := processes()
+	if b.report.ProcessSnapshots == nil {
+		b.report.ProcessSnapshots = map[string][]Process{}
+	}
+	b.report.ProcessSnapshots[name] = procs
+	return procs
+}
+
 // Pids lists the processes whose argv[0] ends in name.
 func (b *Box) Pids(name string) []int {
 	var pids []int

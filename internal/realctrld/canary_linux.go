@@ -28,7 +28,11 @@ func (s *Sandbox) CheckCanary(t *testing.T, inputs ...string) {
 			t.Errorf("%s: the token is in syslog: %q", s.Name, Redact(m))
 		}
 	}
-	for _, p := range r.Processes {
+	all := append([]Process{}, r.Processes...)
+	for _, procs := range r.ProcessSnapshots {
+		all = append(all, procs...)
+	}
+	for _, p := range all {
 		if strings.Contains(strings.Join(p.Argv, " ")+strings.Join(p.Environ, " "), testenv.Canary) {
 			t.Errorf("%s: the token is in the argv or environment of process %d (%s)", s.Name, p.Pid, Redact(strings.Join(p.Argv, " ")))
 		}

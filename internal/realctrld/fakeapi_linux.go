@@ -83,6 +83,13 @@ func (b *Box) StartAPI(token string, mode APIMode) *FakeAPI {
 	return api
 }
 
+// Offline takes the fixed addresses off lo: the machine has no network.
+func (b *Box) Offline() {
+	for _, addr := range append([]string{APIAddr}, DoHAddr...) {
+		b.Must("/usr/sbin/ip", "addr", "del", addr+"/32", "dev", "lo")
+	}
+}
+
 // SetMode changes how later provisioning requests are answered.
 func (a *FakeAPI) SetMode(m APIMode) {
 	a.mu.Lock()

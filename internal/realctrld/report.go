@@ -9,6 +9,8 @@ type Report struct {
 	Snapshots []Snapshot
 	// Processes alive in the namespace when the scenario ended.
 	Processes []Process
+	// ProcessSnapshots are the processes at points the scenario chose.
+	ProcessSnapshots map[string][]Process
 	Syslog    []string
 	API       []APIRequest
 	// PidNamespace is the scenario's pid namespace inode, so the host can
