@@ -11,8 +11,8 @@ type Report struct {
 	Processes []Process
 	// ProcessSnapshots are the processes at points the scenario chose.
 	ProcessSnapshots map[string][]Process
-	Syslog    []string
-	API       []APIRequest
+	Syslog           []string
+	API              []APIRequest
 	// PidNamespace is the scenario's pid namespace inode, so the host can
 	// check that nothing of it outlived the scenario.
 	PidNamespace uint64
