@@ -9,12 +9,17 @@ import (
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
 )
 
-// The .deb with the token in the settings file; the API rejects it, the
-// admin fixes it on the dashboard and runs dpkg --configure -a.
+// The .deb first with no settings (installed, not provisioned), then
+// dpkg-reconfigure and a reinstall with the token in the settings file:
+// the API rejects it, the admin fixes it on the dashboard and runs dpkg
+// --configure -a.
 func debRejectThenFix(b *realctrld.Box) {
 	b.Snapshot("resolv-before", resolvConf)
 	api := b.StartAPI(testenv.Canary, realctrld.Reject)
+	b.Run("dpkg -i unconfigured", slow, nil, "dpkg", "-i", realctrld.Share+"/ctrld.deb")
 	writeSettings(b)
+	b.Run("dpkg-reconfigure", slow, nil, "dpkg-reconfigure", "ctrld")
+	b.Run("status after reconfigure", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
 	b.Run("dpkg -i", slow, nil, "dpkg", "-i", realctrld.Share+"/ctrld.deb")
 	b.Run("status after failure", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
 	api.SetMode(realctrld.Accept)
@@ -29,6 +34,16 @@ func debRejectThenFix(b *realctrld.Box) {
 
 func TestDebRejectedTokenThenConfigure(t *testing.T) {
 	r := runScenario(t, "deb-reject-then-fix", 8*time.Minute)
+	if st := step(t, r, "dpkg -i unconfigured"); st.Exit != 0 || !strings.Contains(st.Stdout, "ctrld: installed, not provisioned") {
+		t.Errorf("no settings: exit %d\n%s%s", st.Exit, st.Stdout, st.Stderr)
+	}
+	// dpkg-reconfigure fails with the line, but dpkg -l still says
+	// installed: docs/linux.md tells admins to check the exit code.
+	reconfigure := step(t, r, "dpkg-reconfigure")
+	wantLineOnce(t, reconfigure, lineUnidentified)
+	if reconfigure.Exit == 0 || step(t, r, "status after reconfigure").Stdout != "install ok installed" {
+		t.Errorf("dpkg-reconfigure: exit %d, status %q", reconfigure.Exit, step(t, r, "status after reconfigure").Stdout)
+	}
 	install := step(t, r, "dpkg -i")
 	wantLineOnce(t, install, lineUnidentified)
 	if install.Exit == 0 || !strings.Contains(install.Stdout+install.Stderr, "exit status 64") {
@@ -45,7 +60,7 @@ func TestDebRejectedTokenThenConfigure(t *testing.T) {
 	if st := step(t, r, "ctrld status"); st.Exit != 0 {
 		t.Errorf("ctrld status after the fix: exit %d", st.Exit)
 	}
-	if len(r.API) == 0 || r.API[0].Kind != "prov_token" || !r.API[0].TokenMatch || r.API[0].Status != 400 {
+	if len(r.API) < 2 || r.API[1].Kind != "prov_token" || !r.API[1].TokenMatch || r.API[1].Status != 400 {
 		t.Errorf("the API did not see the token first and reject it: %+v", r.API)
 	}
 	purge := step(t, r, "dpkg --purge")

@@ -17,6 +17,7 @@ var scenarios = map[string]realctrld.Scenario{
 	"deb-success":          debSuccess,
 	"tarball":              tarball,
 	"offline-purge":        offlinePurge,
+	"ctrld-outputs":        captureOutputs,
 }
 
 func TestMain(m *testing.M) {
