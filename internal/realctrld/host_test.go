@@ -1,0 +1,36 @@
+//go:build linux
+
+package realctrld
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The host check must notice a changed, a new and a removed file.
+func TestHostSnapshotSeesChanges(t *testing.T) {
+	dir := t.TempDir()
+	conf, initd := filepath.Join(dir, "resolv.conf"), filepath.Join(dir, "init.d")
+	os.WriteFile(conf, []byte("nameserver 10.0.0.1\n"), 0o644)
+	os.MkdirAll(initd, 0o755)
+	os.WriteFile(filepath.Join(initd, "other"), []byte("x"), 0o755)
+	saved := watched
+	watched = []string{conf, initd}
+	defer func() { watched = saved }()
+
+	before := SnapshotHost()
+	if diffs := before.Compare(SnapshotHost()); len(diffs) != 0 {
+		t.Fatalf("nothing changed, got %v", diffs)
+	}
+	os.WriteFile(conf, []byte("nameserver 127.0.0.1\n"), 0o644)
+	os.WriteFile(filepath.Join(initd, "ctrld"), []byte("#!/bin/sh\n"), 0o755)
+	os.Remove(filepath.Join(initd, "other"))
+	diffs := strings.Join(before.Compare(SnapshotHost()), "\n")
+	for _, want := range []string{conf, filepath.Join(initd, "ctrld"), filepath.Join(initd, "other") + ": gone"} {
+		if !strings.Contains(diffs, want) {
+			t.Errorf("missed %s in:\n%s", want, diffs)
+		}
+	}
+}
