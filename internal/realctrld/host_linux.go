@@ -73,7 +73,15 @@ func describe(p string, d fs.DirEntry) string {
 	return info.Mode().String() + " " + hex.EncodeToString(sum[:])
 }
 
-// ctrldProcesses are the host's processes running ctrld or ctrld-install.
+// insidePaths are where the scenarios put ctrld and the wrapper; other
+// test tiers on the machine run their fake ctrld from temp folders.
+var insidePaths = map[string]bool{
+	"/usr/bin/ctrld": true, "/usr/bin/ctrld-install": true,
+	"/usr/local/bin/ctrld": true, "/usr/local/bin/ctrld-install": true,
+}
+
+// ctrldProcesses are the host's processes running ctrld or ctrld-install
+// from the places the scenarios install them.
 func ctrldProcesses() map[int]string {
 	procs := map[int]string{}
 	entries, _ := os.ReadDir("/proc")
@@ -84,8 +92,8 @@ func ctrldProcesses() map[int]string {
 		}
 		cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
 		argv0, _, _ := bytes.Cut(cmdline, []byte{0})
-		if base := filepath.Base(string(argv0)); base == "ctrld" || base == "ctrld-install" {
-			procs[pid] = string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
+		if insidePaths[string(argv0)] {
+			procs[pid] = Redact(string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))
 		}
 	}
 	return procs
@@ -217,7 +225,7 @@ func (s *Sandbox) checkGone(t *testing.T) {
 		}
 		if st.Ino == s.Report.PidNamespace {
 			cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-			t.Errorf("process %s of scenario %s outlived it: %q", e.Name(), s.Name, cmdline)
+			t.Errorf("process %s of scenario %s outlived it: %q", e.Name(), s.Name, Redact(string(cmdline)))
 		}
 	}
 }
