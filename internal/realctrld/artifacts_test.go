@@ -51,7 +51,7 @@ func (a *artifacts) build(t *testing.T, real string) string {
 		}
 		testenv.GoBuild(t, dir, shareWrapper, "./wrapper", "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
 		pkg := linux.Package{
-			Name: "ctrld", Version: "1.5.0", Arch: "amd64",
+			Name: "ctrld", Version: realctrld.PackageVersion, Arch: "amd64",
 			Ctrld: filepath.Join(dir, shareCtrld), Wrapper: filepath.Join(dir, shareWrapper),
 			MTime: time.Unix(1767225600, 0),
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -27,15 +28,25 @@ const reportFile = "report.json"
 // watched are the host paths a scenario must leave as they were.
 var watched = []string{
 	"/etc/resolv.conf", "/etc/init.d", "/etc/controld", "/etc/systemd/system",
-	"/var/lib/dpkg/status", "/var/lib/dpkg/info", "/var/log/dpkg.log", "/var/lib/rpm",
+	"/var/lib/dpkg/status", "/var/lib/dpkg/info", "/var/lib/rpm",
 	"/usr/bin/ctrld", "/usr/bin/ctrld-install", "/var/log/ctrld.log", "/var/log/ctrld.err",
 }
+
+// PackageVersion is the version of the packages the scenarios install;
+// no other tier uses it.
+const PackageVersion = "1.5.0"
+
+// sharedLogs are append-only logs that other tiers on the machine write
+// too (dpkg --root still logs to the host's dpkg.log): only lines about
+// this tier's package may not appear in them.
+var sharedLogs = []string{"/var/log/dpkg.log"}
 
 // Host is the host state a scenario must not change.
 type Host struct {
 	Files    map[string]string
 	RunCtrld []string
 	Procs    map[int]string
+	LogSizes map[string]int64
 }
 
 // SnapshotHost records the watched paths (content hashes and modes), the
@@ -56,7 +67,32 @@ func SnapshotHost() Host {
 		}
 	}
 	h.RunCtrld, _ = filepath.Glob("/run/ctrld*")
+	h.LogSizes = map[string]int64{}
+	for _, l := range sharedLogs {
+		if st, err := os.Stat(l); err == nil {
+			h.LogSizes[l] = st.Size()
+		}
+	}
 	return h
+}
+
+// ourLines returns the lines appended to a shared log since the snapshot
+// that name this tier's package version.
+func (h Host) ourLines(log string) []string {
+	f, err := os.Open(log)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	f.Seek(h.LogSizes[log], 0)
+	data, _ := io.ReadAll(io.LimitReader(f, 16<<20))
+	var ours []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if strings.Contains(line, "ctrld:amd64 "+PackageVersion) || strings.Contains(line, "ctrld-"+PackageVersion) {
+			ours = append(ours, line)
+		}
+	}
+	return ours
 }
 
 func describe(p string, d fs.DirEntry) string {
@@ -118,6 +154,11 @@ func (h Host) Compare(after Host) []string {
 	for pid, cmd := range after.Procs {
 		if _, ok := h.Procs[pid]; !ok {
 			diffs = append(diffs, fmt.Sprintf("new ctrld process %d: %s", pid, cmd))
+		}
+	}
+	for _, l := range sharedLogs {
+		for _, line := range h.ourLines(l) {
+			diffs = append(diffs, l+": "+line)
 		}
 	}
 	sort.Strings(diffs)
