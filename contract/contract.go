@@ -86,6 +86,24 @@ var WrapperFiles = []string{LastResultFile, PendingResultFile, EvidenceFile, Loc
 // settings file the admin placed for it, and ctrld's.
 var HomeFiles = append(append([]string{SettingsFile}, WrapperFiles...), ResultFile, CtrldConfig)
 
+// Where ctrld keeps its own files on Linux; each is named after its
+// binary (ctrld or ctrld-client). Package removal deletes them once ctrld
+// is gone.
+const (
+	// RunDir holds ctrld's sockets and pid file while its daemon runs.
+	RunDir = "/run"
+	// LogDir holds the logs of ctrld's sysv service.
+	LogDir = "/var/log"
+)
+
+// CtrldRunFiles are ctrld's sockets and pid file in RunDir.
+func CtrldRunFiles(ctrld string) []string {
+	return []string{ctrld + "_control.sock", ctrld + "_start.sock", ctrld + ".pid"}
+}
+
+// CtrldLogs are ctrld's logs in LogDir.
+func CtrldLogs(ctrld string) []string { return []string{ctrld + ".log", ctrld + ".err"} }
+
 // VersionVar is the variable the release build stamps with -X: the
 // wrapper's `version` prints it.
 const VersionVar = "github.com/ctrld-install/ctrld-install/wrapper/internal/cli.Version"

@@ -193,7 +193,7 @@ func TestRpmWithRealRpm(t *testing.T) {
 	pkg := buildFile(t, Package{Name: "ctrld", Version: "1.0.0", Arch: "amd64", Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}, "rpm")
 
 	out, code := run(t, "rpm", "-qp", "--scripts", pkg)
-	for _, want := range []string{"postinstall scriptlet", "/usr/bin/ctrld-install start", "preuninstall scriptlet", "/usr/bin/ctrld uninstall", "postuninstall scriptlet"} {
+	for _, want := range []string{"postinstall scriptlet", "/usr/bin/ctrld-install start", "preuninstall scriptlet", "uninstall --ctrld /usr/bin/ctrld", "postuninstall scriptlet"} {
 		if code != 0 || !strings.Contains(out, want) {
 			t.Fatalf("rpm --scripts lacks %q:\n%s", want, out)
 		}

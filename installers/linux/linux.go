@@ -5,6 +5,7 @@ package linux
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"time"
 
@@ -48,7 +49,18 @@ const (
 func (p Package) CtrldName() string { return filepath.Base(p.Ctrld) }
 
 func (p Package) vars(bin string) scriptVars {
-	return scriptVars{Bin: bin, Ctrld: p.CtrldName(), Wrapper: contract.Wrapper, Home: Home, SettingsFile: SettingsFile, HomeFiles: contract.HomeFiles}
+	name := p.CtrldName()
+	return scriptVars{Bin: bin, Ctrld: name, Wrapper: contract.Wrapper, Home: Home, SettingsFile: SettingsFile, HomeFiles: contract.HomeFiles,
+		RunFiles: within(contract.RunDir, contract.CtrldRunFiles(name)), Logs: within(contract.LogDir, contract.CtrldLogs(name))}
+}
+
+// within names each file in dir, with the forward slashes of the target.
+func within(dir string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = path.Join(dir, n)
+	}
+	return out
 }
 
 func (p Package) check() error {

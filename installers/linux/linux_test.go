@@ -114,7 +114,7 @@ func TestCtrldKeepsItsReleaseName(t *testing.T) {
 	deb := buildFile(t, Package{Name: "ctrld", Version: "1.0.0", Arch: "amd64", Ctrld: client, Wrapper: wrapper, MTime: epoch}, "deb")
 	contents, _ := exec.Command("dpkg-deb", "-c", deb).Output()
 	control, _ := exec.Command("dpkg-deb", "-I", deb, "prerm").Output()
-	if !strings.Contains(string(contents), "./usr/bin/ctrld-client\n") || !strings.Contains(string(control), "/usr/bin/ctrld-client uninstall") {
+	if !strings.Contains(string(contents), "./usr/bin/ctrld-client\n") || !strings.Contains(string(control), "uninstall --ctrld /usr/bin/ctrld-client") {
 		t.Fatalf("ctrld-client renamed or not used by the shims:\n%s\n%s", contents, control)
 	}
 }
@@ -148,6 +148,11 @@ func TestRemovalScriptsFollowTheContract(t *testing.T) {
 	for _, f := range contract.HomeFiles {
 		if !strings.Contains(string(post), " "+contract.Home+"/"+f+" ") && !strings.Contains(string(post), " "+contract.Home+"/"+f+"\n") {
 			t.Errorf("postremove does not remove %s:\n%s", f, post)
+		}
+	}
+	for _, f := range append(within(contract.RunDir, contract.CtrldRunFiles("ctrld-client")), within(contract.LogDir, contract.CtrldLogs("ctrld-client"))...) {
+		if !strings.Contains(string(post), " "+f+" ") && !strings.Contains(string(post), " "+f+"\n") {
+			t.Errorf("postremove does not remove ctrld's %s:\n%s", f, post)
 		}
 	}
 	pre, err := renderScript("preremove.sh", p.vars(BinDir))

@@ -18,6 +18,10 @@ type scriptVars struct {
 	SettingsFile string
 	// HomeFiles are the files in Home that purge removes by name.
 	HomeFiles []string
+	// RunFiles are ctrld's sockets and pid file, removed with the package.
+	RunFiles []string
+	// Logs are ctrld's logs, removed on purge.
+	Logs []string
 }
 
 // renderScript returns one shim with its placeholders filled.

@@ -116,9 +116,9 @@ var AdviceByCode = map[string]Advice{
 		"ctrld's own `ctrld.log`, if it recurs.",
 	},
 	"CTRLD_UNIDENTIFIED": {
-		"ctrld failed without an identifier: an older ctrld (before v1.5.6) or a crash.",
-		"Upgrade to a package with ctrld v1.5.6 or later, which reports precise codes, and reinstall.",
-		"The ctrld version and ctrld's own `ctrld.log`.",
+		"ctrld failed without an identifier: an older ctrld (before v1.5.6, which exits 1 on every failure and writes no result file) or a crash.",
+		"Upgrade to a package with ctrld v1.5.6 or later, which reports precise codes, and reinstall. Until then, find the cause with the token-safe commands in the support doc (CTRLD_UNIDENTIFIED with an older ctrld); never ask for ctrld's raw output, it prints the token.",
+		"`ctrld --version`, and the output of those token-safe commands.",
 	},
 	"SUCCESS_GATE_FAILED": {
 		"ctrld said it succeeded but its service is not installed and running (`ctrld status` not 0, or no launchd plist on macOS, or no running Windows service).",

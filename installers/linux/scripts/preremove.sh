@@ -2,11 +2,14 @@
 # Before the files go, have ctrld-install uninstall ctrld's service and
 # delete the wrapper's own records: the same uninstall on every OS. deb
 # passes "remove" (not "upgrade"); rpm passes 0 when the last version is
-# erased.
+# erased. ctrld-install bounds ctrld's own uninstall (offline it can wait
+# minutes) and then makes sure the daemon is stopped and resolv.conf
+# restored, so the removal always goes on.
 case "$1" in
 remove | 0)
+	echo "ctrld: stopping and uninstalling the ctrld service (at most about 40 s)"
 	{{.Bin}}/{{.Wrapper}} uninstall --ctrld {{.Bin}}/{{.Ctrld}} >/dev/null 2>&1 </dev/null ||
-		echo "ctrld: the service could not be uninstalled; run: {{.Bin}}/{{.Ctrld}} uninstall"
+		echo "ctrld: ctrld reported an error while uninstalling; its daemon was stopped anyway"
 	;;
 esac
 exit 0

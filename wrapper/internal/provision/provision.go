@@ -92,7 +92,7 @@ func (p *Provisioner) underLock(ctx context.Context) codes.Outcome {
 	if interrupted(ctx) {
 		return codes.Failure(codes.WrapperInterrupted)
 	}
-	if err := os.MkdirAll(p.Config.Home, 0o755); err != nil {
+	if err := os.MkdirAll(p.Config.Home, 0o700); err != nil {
 		return p.internal("the ctrld home dir could not be created", err)
 	}
 	l, err := lock.Acquire(p.Config.Home)

@@ -12,19 +12,18 @@ import (
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
 
-// uninstallTimeout bounds `ctrld uninstall`.
-const uninstallTimeout = 2 * time.Minute
-
 // ExitUninstallFailed is Uninstall's answer when ctrld could not be run.
 const ExitUninstallFailed = 1
 
 // Uninstall is for package removal on every OS: it has ctrld stop and
-// remove its service ("ctrld uninstall"), then deletes what the wrapper
-// itself wrote (the record and the lock) and the record's folder when
-// that leaves it empty. It returns ctrld's exit code; 0 when there is no
+// remove its service ("ctrld uninstall", bounded by uninstallTimeout),
+// makes sure (on Linux) that nothing of ctrld still acts, then deletes
+// what the wrapper itself wrote (the record and the lock) and the
+// record's folder when that leaves it empty. It returns ctrld's exit code; 0 when there is no
 // ctrld to ask.
 func Uninstall(ctx context.Context, cfg Config) int {
 	code := uninstallService(ctx, cfg)
+	afterUninstall(cfg)
 	// Nothing is removed inside a record folder a user controls.
 	if report.RecordDirTrusted(cfg.RecordDir) {
 		report.RemoveLast(cfg.RecordDir)

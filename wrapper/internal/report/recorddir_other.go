@@ -14,6 +14,8 @@ func CheckRecordDir(string) error { return nil }
 // before anyone writes in it.
 func PrepareRecordDir(dir string) error { return prepareRecordDir(dir) }
 
-func prepareRecordDir(dir string) error { return os.MkdirAll(dir, 0o755) }
+// The record folder is the ctrld home dir: private, as the packages ship
+// it.
+func prepareRecordDir(dir string) error { return os.MkdirAll(dir, 0o700) }
 
 func checkRecordDir(string) error { return nil }

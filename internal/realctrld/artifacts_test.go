@@ -1,0 +1,97 @@
+//go:build linux
+
+package realctrld_test
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/installers/linux"
+	"github.com/ctrld-install/ctrld-install/internal/realctrld"
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
+)
+
+// artifacts are built once per test binary and linked into each
+// scenario's share folder.
+type artifacts struct {
+	dir  string
+	err  string
+	once sync.Once
+}
+
+var built artifacts
+
+// Names in the share folder.
+const (
+	shareCtrld   = "ctrld"
+	shareWrapper = "ctrld-install"
+	shareDeb     = "ctrld.deb"
+	shareRPM     = "ctrld.rpm"
+	shareTarball = "ctrld.tar.gz"
+)
+
+func (a *artifacts) build(t *testing.T, real string) string {
+	a.once.Do(func() {
+		dir, err := os.MkdirTemp("", "realctrld-artifacts")
+		if err != nil {
+			a.err = err.Error()
+			return
+		}
+		a.dir = dir
+		data, err := os.ReadFile(real)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, shareCtrld), data, 0o755)
+		}
+		if err != nil {
+			a.err = err.Error()
+			return
+		}
+		testenv.GoBuild(t, dir, shareWrapper, "./wrapper", "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
+		pkg := linux.Package{
+			Name: "ctrld", Version: realctrld.PackageVersion, Arch: "amd64",
+			Ctrld: filepath.Join(dir, shareCtrld), Wrapper: filepath.Join(dir, shareWrapper),
+			MTime: time.Unix(1767225600, 0),
+		}
+		for format, name := range map[string]string{"deb": shareDeb, "rpm": shareRPM} {
+			f, err := os.Create(filepath.Join(dir, name))
+			if err == nil {
+				err = pkg.Build(format, f)
+				f.Close()
+			}
+			if err != nil {
+				a.err = format + ": " + err.Error()
+				return
+			}
+		}
+		f, err := os.Create(filepath.Join(dir, shareTarball))
+		if err == nil {
+			err = pkg.BuildTarball(f)
+			f.Close()
+		}
+		if err != nil {
+			a.err = "tarball: " + err.Error()
+		}
+	})
+	if a.err != "" {
+		t.Fatal("artifacts: " + a.err)
+	}
+	return a.dir
+}
+
+// newSandbox prepares a scenario with the real ctrld, the wrapper and
+// the packages in its share folder.
+func newSandbox(t *testing.T, name string) *realctrld.Sandbox {
+	t.Helper()
+	real := realctrld.Binary(t)
+	s := realctrld.NewSandbox(t, name)
+	dir := built.build(t, real)
+	for _, n := range []string{shareCtrld, shareWrapper, shareDeb, shareRPM, shareTarball} {
+		if err := os.Link(filepath.Join(dir, n), filepath.Join(s.ShareDir(), n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}

@@ -1,0 +1,26 @@
+package realctrld
+
+import (
+	"os"
+	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
+)
+
+// BinaryEnv names the real ctrld binary the tier runs.
+const BinaryEnv = "CTRLD_REAL"
+
+// Binary is the real ctrld named by CTRLD_REAL. Without one the tier skips
+// on a laptop and fails under CI.
+func Binary(t testing.TB) string {
+	t.Helper()
+	path := os.Getenv(BinaryEnv)
+	if path == "" {
+		testenv.Unavailable(t, "%s is not set: it names the real ctrld binary this tier runs", BinaryEnv)
+	}
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
+		testenv.Unavailable(t, "%s=%s is not an executable file", BinaryEnv, path)
+	}
+	return path
+}

@@ -1,0 +1,284 @@
+package realctrld
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Box is a scenario's handle on its namespace.
+type Box struct {
+	report Report
+	mu     sync.Mutex
+	syslog *syslogReceiver
+	api    *FakeAPI
+}
+
+// Scenario runs inside a namespace. It does things and records them; the
+// host judges the report.
+type Scenario func(b *Box)
+
+// Share is the folder, inside, holding what the host gave the scenario
+// (binaries, packages).
+const Share = InsideDir + "/share"
+
+// BaseEnv is every command's environment unless a step adds to it.
+var BaseEnv = []string{
+	"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+	"LC_ALL=C", "HOME=/root", "TERM=dumb", "DEBIAN_FRONTEND=noninteractive",
+}
+
+// maxOutput bounds what a step's output keeps.
+const maxOutput = 1 << 20
+
+// runScenario is the namespace's second process: it runs the scenario and
+// writes the report.
+func runScenario(scenarios map[string]Scenario) int {
+	if err := mustBeIsolated(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 3
+	}
+	scenario, ok := scenarios[os.Getenv(envName)]
+	if !ok {
+		fmt.Fprintln(os.Stderr, "unknown scenario", os.Getenv(envName))
+		return 3
+	}
+	b := &Box{}
+	b.report.PidNamespace, _ = namespaceInode("pid")
+	recv, err := listenSyslog("/dev/log")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "syslog:", err)
+		return 3
+	}
+	b.syslog = recv
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				b.report.Error = fmt.Sprint(r)
+			}
+		}()
+		scenario(b)
+	}()
+	time.Sleep(100 * time.Millisecond) // let the last datagrams arrive
+	b.report.Syslog = recv.Messages()
+	b.report.Processes = processes()
+	if b.api != nil {
+		b.report.API = b.api.Requests()
+	}
+	data, err := json.MarshalIndent(&b.report, "", " ")
+	if err != nil {
+		return 3
+	}
+	if err := os.WriteFile(filepath.Join(InsideDir, reportFile), data, 0o600); err != nil {
+		return 3
+	}
+	return 0
+}
+
+// Fail stops the scenario with a reason the host reports.
+func (b *Box) Fail(format string, args ...any) {
+	panic(fmt.Sprintf(format, args...))
+}
+
+// Run runs one command with BaseEnv plus env, bounded by timeout; the
+// whole process group is killed when it outlives the bound.
+func (b *Box) Run(name string, timeout time.Duration, env []string, argv ...string) Step {
+	return b.run(name, timeout, env, false, argv...)
+}
+
+// RunSecret is Run for a command given the token on purpose (ctrld
+// itself): its output is kept only for redaction.
+func (b *Box) RunSecret(name string, timeout time.Duration, env []string, argv ...string) Step {
+	return b.run(name, timeout, env, true, argv...)
+}
+
+// Shell runs a POSIX sh script as one step.
+func (b *Box) Shell(name string, timeout time.Duration, script string) Step {
+	return b.run(name, timeout, nil, false, "/bin/sh", "-c", script)
+}
+
+func (b *Box) run(name string, timeout time.Duration, env []string, secret bool, argv ...string) Step {
+	if err := mustBeIsolated(); err != nil {
+		b.Fail("%v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = append(append([]string{}, BaseEnv...), env...)
+	cmd.Dir = "/"
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// A daemon started by the step may keep its output open.
+	cmd.WaitDelay = 2 * time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &capped{buf: &stdout}
+	cmd.Stderr = &capped{buf: &stderr}
+	start := time.Now()
+	step := Step{Name: name, Argv: argv, Secret: secret}
+	if err := cmd.Start(); err != nil {
+		step.Exit, step.Stderr = -1, err.Error()
+		b.add(step)
+		return step
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		step.TimedOut = true
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-done
+	}
+	step.Duration = time.Since(start)
+	step.Exit = cmd.ProcessState.ExitCode()
+	if err != nil && cmd.ProcessState == nil {
+		step.Exit = -1
+	}
+	step.Stdout, step.Stderr = stdout.String(), stderr.String()
+	b.add(step)
+	return step
+}
+
+func (b *Box) add(s Step) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.report.Steps = append(b.report.Steps, s)
+}
+
+// Must runs a setup command that has to succeed.
+func (b *Box) Must(argv ...string) {
+	if err := mustBeIsolated(); err != nil {
+		b.Fail("%v", err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = BaseEnv
+	if out, err := cmd.CombinedOutput(); err != nil {
+		b.Fail("%s: %v: %s", strings.Join(argv, " "), err, out)
+	}
+}
+
+// Snapshot records the state of paths; a pattern holding * is globbed.
+func (b *Box) Snapshot(name string, paths ...string) Snapshot {
+	snap := Snapshot{Name: name}
+	for _, p := range paths {
+		matches := []string{p}
+		if strings.ContainsAny(p, "*?[") {
+			matches, _ = filepath.Glob(p)
+			if len(matches) == 0 {
+				snap.Files = append(snap.Files, FileState{Path: p})
+			}
+		}
+		for _, m := range matches {
+			snap.Files = append(snap.Files, fileState(m))
+		}
+	}
+	b.report.Snapshots = append(b.report.Snapshots, snap)
+	return snap
+}
+
+func fileState(path string) FileState {
+	st, err := os.Lstat(path)
+	if err != nil {
+		return FileState{Path: path}
+	}
+	f := FileState{Path: path, Exists: true, Mode: uint32(st.Mode())}
+	switch {
+	case st.Mode()&os.ModeSymlink != 0:
+		f.Link, _ = os.Readlink(path)
+	case st.Mode().IsRegular() && st.Size() <= 64<<10:
+		data, _ := os.ReadFile(path)
+		f.Content = string(data)
+	}
+	return f
+}
+
+// Write puts a file in place (inside the overlays).
+func (b *Box) Write(path string, mode os.FileMode, content string) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		b.Fail("%v", err)
+	}
+	if err := os.WriteFile(path, []byte(content), mode); err != nil {
+		b.Fail("%v", err)
+	}
+	os.Chmod(path, mode)
+}
+
+// Remove deletes a path.
+func (b *Box) Remove(path string) { os.RemoveAll(path) }
+
+// Processes lists what runs in the namespace now, PID 1 and this
+// scenario's own process left out.
+func (b *Box) Processes() []Process { return processes() }
+
+// RecordProcesses keeps the processes running now under a name.
+func (b *Box) RecordProcesses(name string) []Process {
+	procs := processes()
+	if b.report.ProcessSnapshots == nil {
+		b.report.ProcessSnapshots = map[string][]Process{}
+	}
+	b.report.ProcessSnapshots[name] = procs
+	return procs
+}
+
+// Pids lists the processes whose argv[0] ends in name.
+func (b *Box) Pids(name string) []int {
+	var pids []int
+	for _, p := range processes() {
+		if len(p.Argv) > 0 && filepath.Base(p.Argv[0]) == name {
+			pids = append(pids, p.Pid)
+		}
+	}
+	return pids
+}
+
+func processes() []Process {
+	entries, _ := os.ReadDir("/proc")
+	self := os.Getpid()
+	var out []Process
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == 1 || pid == self {
+			continue
+		}
+		stat, _ := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if i := bytes.LastIndexByte(stat, ')'); i > 0 && bytes.HasPrefix(bytes.TrimSpace(stat[i+1:]), []byte("Z")) {
+			continue
+		}
+		cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		environ, _ := os.ReadFile("/proc/" + e.Name() + "/environ")
+		out = append(out, Process{Pid: pid, Argv: splitNUL(cmdline), Environ: splitNUL(environ)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pid < out[j].Pid })
+	return out
+}
+
+func splitNUL(b []byte) []string {
+	b = bytes.TrimRight(b, "\x00")
+	if len(b) == 0 {
+		return nil
+	}
+	return strings.Split(string(b), "\x00")
+}
+
+// capped keeps the first maxOutput bytes and drops the rest.
+type capped struct{ buf *bytes.Buffer }
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := maxOutput - c.buf.Len(); room > 0 {
+		c.buf.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
+}
+
+var _ io.Writer = (*capped)(nil)

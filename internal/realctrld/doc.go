@@ -1,0 +1,12 @@
+// Package realctrld runs the real ctrld, our wrapper and our packages in
+// throwaway Linux namespaces: a mount namespace with overlays over the
+// writable system folders and fresh tmpfs on /run, /tmp, /dev and
+// /dev/shm, a network namespace holding only lo, and new pid, uts and ipc
+// namespaces. Nothing it runs can reach the machine's files, network or
+// processes; a scenario ends when its namespace is killed.
+//
+// The test binary plays three parts: on the host it starts a scenario
+// under unshare(1) and judges the report; inside, as PID 1, it builds the
+// namespace's file system and reaps orphans; its child runs the scenario
+// and writes the report.
+package realctrld

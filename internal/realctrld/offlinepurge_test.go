@@ -1,0 +1,60 @@
+//go:build linux
+
+package realctrld_test
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/internal/realctrld"
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
+)
+
+// The slow case: a machine provisioned earlier boots offline, so the
+// daemon loops in its network probe before its control socket exists,
+// and ctrld's own uninstall would wait minutes. The purge must stay well
+// under 90 s, stop the daemon and restore resolv.conf.
+func offlinePurge(b *realctrld.Box) {
+	b.Snapshot("resolv-before", resolvConf)
+	b.StartAPI(testenv.Canary, realctrld.Accept)
+	writeSettings(b)
+	b.Run("dpkg -i", slow, nil, "dpkg", "-i", realctrld.Share+"/ctrld.deb")
+	// Power loss, then a boot with no network.
+	for _, pid := range b.Pids("ctrld") {
+		b.Must("kill", "-9", strconv.Itoa(pid))
+	}
+	b.Remove("/run/ctrld.pid")
+	b.Remove("/run/ctrld_control.sock")
+	b.Offline()
+	b.Run("boot: init.d start", quick, nil, "/etc/init.d/ctrld", "start")
+	time.Sleep(2 * time.Second)
+	b.RecordProcesses("booted")
+	b.Snapshot("booted", resolvConf, "/run/ctrld_control.sock")
+	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
+	b.Snapshot("after-purge", footprint...)
+	b.Snapshot("resolv-after", resolvConf)
+	b.RecordProcesses("after-purge")
+}
+
+func TestOfflinePurgeIsBounded(t *testing.T) {
+	r := runScenario(t, "offline-purge", 8*time.Minute)
+	wantLineOnce(t, step(t, r, "dpkg -i"), lineComplete)
+	if len(ctrldProcesses(r.ProcessSnapshots["booted"])) == 0 {
+		t.Fatal("the daemon did not start at the offline boot")
+	}
+	booted, _ := r.SnapshotNamed("booted")
+	if booted.File("/run/ctrld_control.sock").Exists {
+		t.Error("the daemon made its control socket offline: this is not the slow case")
+	}
+	purge := step(t, r, "dpkg --purge")
+	if purge.Exit != 0 || purge.Duration > 60*time.Second {
+		t.Errorf("purge: exit %d after %s\n%s%s", purge.Exit, purge.Duration, purge.Stdout, purge.Stderr)
+	}
+	wantLineOnce(t, purge, removalLine+" (at most about 40 s)")
+	if left := ctrldProcesses(r.ProcessSnapshots["after-purge"]); len(left) > 0 {
+		t.Errorf("ctrld still runs after the purge: %v", left)
+	}
+	wantNothingLeft(t, r, "after-purge")
+	wantResolvRestored(t, r)
+}

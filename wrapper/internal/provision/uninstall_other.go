@@ -1,0 +1,13 @@
+//go:build !linux
+
+package provision
+
+import "time"
+
+// uninstallTimeout is generous where nothing finishes ctrld's work after
+// it.
+const uninstallTimeout = 2 * time.Minute
+
+// afterUninstall is Linux's; elsewhere the service manager owns the
+// daemon and ctrld's uninstall is not cut short.
+func afterUninstall(Config) {}
