@@ -40,8 +40,8 @@ func run(b *testing.B, env []string, name string, args ...string) *os.ProcessSta
 	return cmd.ProcessState
 }
 
-// emptyProgram builds `func main() {}`: the floor every Go program pays
-// to start.
+// emptyProgram builds `func main() {}` with the release's flags: the
+// floor every Go program pays to start.
 func emptyProgram(b *testing.B) string {
 	dir := b.TempDir()
 	src := filepath.Join(dir, "main.go")
@@ -49,7 +49,7 @@ func emptyProgram(b *testing.B) string {
 		b.Fatal(err)
 	}
 	out := filepath.Join(dir, "empty")
-	cmd := exec.Command("go", "build", "-o", out, src)
+	cmd := exec.Command("go", append(append([]string{"build"}, releaseFlags...), "-o", out, src)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GO111MODULE=off")
 	if msg, err := cmd.CombinedOutput(); err != nil {

@@ -51,13 +51,18 @@ func TestMain(m *testing.M) {
 // pipeline stamps it.
 const testVersion = "9.8.7-test"
 
+// releaseFlags are the build flags of internal/release/binaries.go, so
+// that what the tests and benchmarks run is what ships.
+var releaseFlags = []string{"-trimpath", "-ldflags", "-s -w -buildid= -X " + contract.VersionVar + "=" + testVersion}
+
 // buildBinaries builds the fake ctrld; ctrld-install from the test main,
 // which adds the debug seams the scenarios need (the syslog socket); and
-// ctrld-install-release from the release main, version stamped.
+// ctrld-install-release from the release main, built as the release
+// builds it.
 func buildBinaries(dir string) error {
 	for name, build := range map[string][]string{
 		"ctrld-install":         {"./wrapper/internal/testmain"},
-		"ctrld-install-release": {"-ldflags", "-X " + contract.VersionVar + "=" + testVersion, "./wrapper"},
+		"ctrld-install-release": append(slices.Clone(releaseFlags), "./wrapper"),
 		"ctrld":                 {"./testdata/fakectrld"},
 	} {
 		cmd := exec.Command("go", append([]string{"build", "-o", filepath.Join(dir, name)}, build...)...)
