@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -22,11 +23,14 @@ func runCodes(args []string, stdout, stderr io.Writer) int {
 		enc.Encode(codes.Table)
 		return exitOK
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	// tabwriter writes cell by cell; the table goes out in one write.
+	var table bytes.Buffer
+	tw := tabwriter.NewWriter(&table, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "EXIT\tSTAGE\tCODE\tMEANING")
 	for _, c := range codes.Table {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", c.Exit, c.Stage, c.Name, c.Meaning)
 	}
 	tw.Flush()
+	stdout.Write(table.Bytes())
 	return exitOK
 }
