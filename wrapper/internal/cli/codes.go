@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"bytes"
+	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -23,14 +23,16 @@ func runCodes(args []string, stdout, stderr io.Writer) int {
 		enc.Encode(codes.Table)
 		return exitOK
 	}
-	// tabwriter writes cell by cell; the table goes out in one write.
-	var table bytes.Buffer
-	tw := tabwriter.NewWriter(&table, 0, 4, 2, ' ', 0)
+	// tabwriter writes cell by cell; a page-sized buffer sends the table
+	// in a few writes and, unlike a buffer holding the whole table, adds
+	// few page faults.
+	bw := bufio.NewWriterSize(stdout, 4096)
+	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "EXIT\tSTAGE\tCODE\tMEANING")
 	for _, c := range codes.Table {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", c.Exit, c.Stage, c.Name, c.Meaning)
 	}
 	tw.Flush()
-	stdout.Write(table.Bytes())
+	bw.Flush()
 	return exitOK
 }
