@@ -279,11 +279,20 @@ func cmdMkplist(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o644))
 }
 
-// termbg sends SIGTERM to every background command.
+// termbg [TERM|HUP|QUIT|INT] sends the signal (SIGTERM unless named) to
+// every background command.
 func cmdTermBackground(ts *testscript.TestScript, neg bool, args []string) {
+	sig := syscall.SIGTERM
+	if len(args) > 0 {
+		named, ok := map[string]syscall.Signal{"TERM": syscall.SIGTERM, "HUP": syscall.SIGHUP, "QUIT": syscall.SIGQUIT, "INT": syscall.SIGINT}[args[0]]
+		if !ok {
+			ts.Fatalf("unknown signal %q", args[0])
+		}
+		sig = named
+	}
 	for _, cmd := range ts.BackgroundCmds() {
 		if cmd.Process != nil {
-			cmd.Process.Signal(syscall.SIGTERM)
+			cmd.Process.Signal(sig)
 		}
 	}
 }

@@ -69,6 +69,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	g.started(cmd)
 	defer g.release()
+	defer track(g)()
 
 	drained := pump(spec.Stdout, outR, spec.Stderr, errR)
 	waited := make(chan error, 1)
