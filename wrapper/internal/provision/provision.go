@@ -103,6 +103,11 @@ func (p *Provisioner) underLock(ctx context.Context) codes.Outcome {
 		return p.internal("the lock could not be taken", err)
 	}
 	defer l.Release()
+	// A run killed with SIGKILL may have left part of ctrld's tree
+	// running: never two ctrld start at once.
+	if lock.TreeAlive(p.Config.Home) {
+		return codes.Failure(codes.InstallInProgress)
+	}
 	// Nothing is written, and ctrld is not run, in a record folder that a
 	// user other than root could control.
 	if err := report.CheckRecordDir(p.Config.RecordDir); err != nil {

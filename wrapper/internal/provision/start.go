@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/proc"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/result"
@@ -28,7 +29,9 @@ func (p *Provisioner) start(ctx context.Context, svc platform.Service, args []st
 		Path: p.Config.Ctrld, Args: args, Env: p.Config.Env,
 		Stdout: stdout, Stderr: stderr,
 		Grace: p.Config.Grace, Drain: 2 * time.Second,
+		Started: func(pid int) { lock.MarkTree(p.Config.Home, pid) },
 	})
+	lock.ClearTree(p.Config.Home)
 	if err != nil {
 		return codes.Failure(codes.CtrldNotFound)
 	}
