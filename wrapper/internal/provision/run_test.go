@@ -170,3 +170,16 @@ func mustSave(t *testing.T, dir string, o codes.Outcome) {
 		t.Fatal(err)
 	}
 }
+
+func TestUninstallKeepsTheLockOfARunningStart(t *testing.T) {
+	home := t.TempDir()
+	held, err := lock.Acquire(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	Uninstall(context.Background(), Config{Ctrld: filepath.Join(home, "gone"), Home: home, RecordDir: home})
+	if _, err := os.Stat(filepath.Join(home, lock.FileName)); err != nil {
+		t.Fatalf("uninstall deleted the lock a running start holds: %v", err)
+	}
+}
