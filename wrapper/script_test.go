@@ -95,6 +95,10 @@ const syslogKey = "syslog"
 // syslogSocketEnv is the test main's syslog seam.
 const syslogSocketEnv = "CTRLD_INSTALL_TEST_SYSLOG"
 
+// etcRootEnv is the test main's seam for the /etc the cleanup after
+// uninstall works in.
+const etcRootEnv = "CTRLD_INSTALL_TEST_ETC"
+
 func setupScript(env *testscript.Env) error {
 	work := env.WorkDir
 	env.Setenv("PATH", binDir+string(os.PathListSeparator)+os.Getenv("PATH"))
@@ -109,6 +113,7 @@ func setupScript(env *testscript.Env) error {
 	env.Setenv("FAKE_CTRLD_RECORD", filepath.Join(work, "calls"))
 	env.Setenv("FAKE_CTRLD_SERVICE_FILE", filepath.Join(work, "svc", "ctrld.service"))
 	env.Setenv("CTRLD_PROVISION_TOKEN", "")
+	env.Setenv(etcRootEnv, filepath.Join(work, "etc"))
 	if err := os.MkdirAll(filepath.Join(work, "svc"), 0o755); err != nil {
 		return err
 	}
@@ -366,7 +371,7 @@ func cmdMaxRSS(ts *testscript.TestScript, neg bool, args []string) {
 func scriptEnv(ts *testscript.TestScript) []string {
 	var env []string
 	for _, k := range []string{"PATH", "HOME", "FAKE_CTRLD_SCENARIO", "FAKE_CTRLD_HOME", "FAKE_CTRLD_RECORD",
-		"FAKE_CTRLD_SERVICE_FILE", "CTRLD_PROVISION_TOKEN", syslogSocketEnv} {
+		"FAKE_CTRLD_SERVICE_FILE", "CTRLD_PROVISION_TOKEN", syslogSocketEnv, etcRootEnv} {
 		env = append(env, k+"="+ts.Getenv(k))
 	}
 	return env

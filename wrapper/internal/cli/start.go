@@ -88,7 +88,7 @@ func runUninstall(sys System, args []string, stdout, stderr io.Writer) int {
 	if exit, done := parseOrExplain(locationFlags("uninstall", &in), args, stdout, stderr); done {
 		return exit
 	}
-	return provision.Uninstall(context.Background(), provision.Resolve(in, sys.OS, sys.Env, quiet{}))
+	return provision.Uninstall(context.Background(), provision.Resolve(in, sys.OS, sys.Env, quiet{}), sys.OS)
 }
 
 // quiet drops warnings: commands that print nothing and log nothing.

@@ -11,7 +11,17 @@ import (
 // Linux: systemd or an init script, settings from a root-only file.
 type Linux struct {
 	Run Runner
+	// Proc and Etc are the roots the cleanup after an uninstall works in:
+	// /proc for ctrld's processes, /etc for resolv.conf and the sysv
+	// service. Empty means no cleanup.
+	Proc, Etc string
 }
+
+// The real roots, which Current sets.
+const (
+	ProcRoot = "/proc"
+	EtcRoot  = "/etc"
+)
 
 // SettingsPath is the Linux settings file.
 const SettingsPath = contract.LinuxSettings

@@ -10,6 +10,9 @@
 //	                               chroot laid out like a Mac
 //	CTRLD_INSTALL_TEST_SYSLOG=PATH the OS log goes to the unixgram socket at
 //	                               PATH, which the test reads
+//	CTRLD_INSTALL_TEST_ETC=DIR     the Linux cleanup after uninstall works in
+//	                               DIR instead of /etc (resolv.conf, init.d,
+//	                               rc?.d), so tests never touch the host's
 package main
 
 import (
@@ -24,12 +27,17 @@ import (
 const (
 	osEnv     = "CTRLD_INSTALL_TEST_OS"
 	syslogEnv = "CTRLD_INSTALL_TEST_SYSLOG"
+	etcEnv    = "CTRLD_INSTALL_TEST_ETC"
 )
 
 func main() {
 	sys := cli.System{OS: platform.Current(), OpenLog: report.OpenSystemLog, Env: os.Environ()}
 	if os.Getenv(osEnv) == "darwin" {
 		sys.OS = platform.Darwin{Run: platform.ExecRunner}
+	}
+	if linux, ok := sys.OS.(platform.Linux); ok && os.Getenv(etcEnv) != "" {
+		linux.Etc = os.Getenv(etcEnv)
+		sys.OS = linux
 	}
 	if path := os.Getenv(syslogEnv); path != "" {
 		sys.OpenLog = func() report.SystemLog { return report.OpenSystemLogAt(path) }
