@@ -21,7 +21,8 @@ func (p *Provisioner) start(ctx context.Context, svc platform.Service, args []st
 	// The result file is trusted from this second on; ctrld stamps it in
 	// whole seconds.
 	began := time.Now().Truncate(time.Second)
-	var judge scan.Judge
+	// A code that holds a token the run has seen is never passed on.
+	judge := scan.Judge{Known: p.seen}
 	stdout, stderr := judge.NewStream(), judge.NewStream()
 	runCtx, cancel := context.WithTimeoutCause(ctx, p.Config.Timeout, errTimeout)
 	defer cancel()
