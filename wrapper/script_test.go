@@ -77,15 +77,16 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup:               setupScript,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
-			"provision":    cmdProvision,
-			"nocanary":     cmdNoCanary,
-			"mkplist":      cmdMkplist,
-			"termbg":       cmdTermBackground,
-			"pidalive":     cmdPidAlive,
-			"syslog":       cmdSyslog,
-			"waitfile":     cmdWaitFile,
-			"delayedwrite": cmdDelayedWrite,
-			"maxrss":       cmdMaxRSS,
+			"provision":     cmdProvision,
+			"nocanary":      cmdNoCanary,
+			"mkplist":       cmdMkplist,
+			"termbg":        cmdTermBackground,
+			"pidalive":      cmdPidAlive,
+			"syslog":        cmdSyslog,
+			"waitfile":      cmdWaitFile,
+			"delayedwrite":  cmdDelayedWrite,
+			"maxrss":        cmdMaxRSS,
+			"stalledsyslog": cmdStalledSyslog,
 		},
 	})
 }
@@ -321,6 +322,27 @@ func cmdPidAlive(ts *testscript.TestScript, neg bool, args []string) {
 // syslog prints what the wrapper sent to syslog so far.
 func cmdSyslog(ts *testscript.TestScript, neg bool, args []string) {
 	fmt.Fprint(ts.Stdout(), ts.Value(syslogKey).(*syslogCapture).text())
+}
+
+// stalledsyslog points the wrapper's OS log at a unixgram socket that
+// nobody reads and whose queue is already full: a stalled log reader.
+func cmdStalledSyslog(ts *testscript.TestScript, neg bool, args []string) {
+	dir, err := os.MkdirTemp("", "st")
+	ts.Check(err)
+	path := filepath.Join(dir, "stalled.sock")
+	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
+	ts.Check(err)
+	filler, err := net.DialUnix("unixgram", nil, &net.UnixAddr{Name: path, Net: "unixgram"})
+	ts.Check(err)
+	ts.Defer(func() { filler.Close(); conn.Close(); os.RemoveAll(dir) })
+	msg := make([]byte, 1024)
+	for {
+		filler.SetWriteDeadline(time.Now().Add(50 * time.Millisecond))
+		if _, err := filler.Write(msg); err != nil {
+			break
+		}
+	}
+	ts.Setenv(syslogSocketEnv, path)
 }
 
 // waitfile FILE waits up to 20s for FILE to exist.
