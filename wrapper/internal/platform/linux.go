@@ -15,6 +15,9 @@ type Linux struct {
 	// /proc for ctrld's processes, /etc for resolv.conf and the sysv
 	// service. Empty means no cleanup.
 	Proc, Etc string
+	// MsiexecPath is empty: Linux has no msiexec. Tests of install-msi
+	// set a stand-in.
+	MsiexecPath string
 }
 
 // The real roots, which Current sets.
@@ -52,3 +55,5 @@ func (l Linux) Reload(ctx context.Context, svc Service) error {
 func (Linux) Policy() settings.Settings { return settings.Settings{} }
 
 func (Linux) LastResultDir(home string) string { return home }
+
+func (l Linux) Msiexec() string { return l.MsiexecPath }

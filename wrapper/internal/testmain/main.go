@@ -13,6 +13,8 @@
 //	CTRLD_INSTALL_TEST_ETC=DIR     the Linux cleanup after uninstall works in
 //	                               DIR instead of /etc (resolv.conf, init.d,
 //	                               rc?.d), so tests never touch the host's
+//	CTRLD_INSTALL_TEST_MSIEXEC=PATH install-msi runs the stand-in msiexec at
+//	                               PATH (Linux has none)
 package main
 
 import (
@@ -25,9 +27,10 @@ import (
 
 // The debug seams' environment variables.
 const (
-	osEnv     = "CTRLD_INSTALL_TEST_OS"
-	syslogEnv = "CTRLD_INSTALL_TEST_SYSLOG"
-	etcEnv    = "CTRLD_INSTALL_TEST_ETC"
+	osEnv      = "CTRLD_INSTALL_TEST_OS"
+	syslogEnv  = "CTRLD_INSTALL_TEST_SYSLOG"
+	etcEnv     = "CTRLD_INSTALL_TEST_ETC"
+	msiexecEnv = "CTRLD_INSTALL_TEST_MSIEXEC"
 )
 
 func main() {
@@ -35,8 +38,11 @@ func main() {
 	if os.Getenv(osEnv) == "darwin" {
 		sys.OS = platform.Darwin{Run: platform.ExecRunner}
 	}
-	if linux, ok := sys.OS.(platform.Linux); ok && os.Getenv(etcEnv) != "" {
-		linux.Etc = os.Getenv(etcEnv)
+	if linux, ok := sys.OS.(platform.Linux); ok {
+		if dir := os.Getenv(etcEnv); dir != "" {
+			linux.Etc = dir
+		}
+		linux.MsiexecPath = os.Getenv(msiexecEnv)
 		sys.OS = linux
 	}
 	if path := os.Getenv(syslogEnv); path != "" {
