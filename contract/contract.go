@@ -33,6 +33,9 @@ const (
 	PendingResultFile = "." + LastResultFile + ".tmp"
 	// LockFile is the wrapper's lock; it stays behind, empty.
 	LockFile = ".ctrld-install.lock"
+	// TreeFile names the process group of the ctrld a run started, while
+	// it runs; a killed run leaves it behind.
+	TreeFile = ".ctrld-install.tree"
 	// SettingsFile is the Linux settings file's name.
 	SettingsFile = "ctrld-install.conf"
 	// EvidenceFile is the wrapper's bounded copy of the result file's
@@ -79,7 +82,7 @@ const (
 
 // WrapperFiles are the files the wrapper itself writes: what package
 // removal deletes by name.
-var WrapperFiles = []string{LastResultFile, PendingResultFile, EvidenceFile, LockFile}
+var WrapperFiles = []string{LastResultFile, PendingResultFile, EvidenceFile, LockFile, TreeFile}
 
 // HomeFiles are the files this package's programs make in the home dir on
 // macOS and Linux, for the package scripts' purge: the wrapper's own, the

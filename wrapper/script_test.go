@@ -82,15 +82,16 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup:               setupScript,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
-			"provision":    cmdProvision,
-			"nocanary":     cmdNoCanary,
-			"mkplist":      cmdMkplist,
-			"termbg":       cmdTermBackground,
-			"pidalive":     cmdPidAlive,
-			"syslog":       cmdSyslog,
-			"waitfile":     cmdWaitFile,
-			"delayedwrite": cmdDelayedWrite,
-			"maxrss":       cmdMaxRSS,
+			"provision":     cmdProvision,
+			"nocanary":      cmdNoCanary,
+			"mkplist":       cmdMkplist,
+			"termbg":        cmdTermBackground,
+			"pidalive":      cmdPidAlive,
+			"syslog":        cmdSyslog,
+			"waitfile":      cmdWaitFile,
+			"delayedwrite":  cmdDelayedWrite,
+			"maxrss":        cmdMaxRSS,
+			"stalledsyslog": cmdStalledSyslog,
 		},
 	})
 }
@@ -99,6 +100,10 @@ const syslogKey = "syslog"
 
 // syslogSocketEnv is the test main's syslog seam.
 const syslogSocketEnv = "CTRLD_INSTALL_TEST_SYSLOG"
+
+// etcRootEnv is the test main's seam for the /etc the cleanup after
+// uninstall works in.
+const etcRootEnv = "CTRLD_INSTALL_TEST_ETC"
 
 func setupScript(env *testscript.Env) error {
 	work := env.WorkDir
@@ -114,6 +119,7 @@ func setupScript(env *testscript.Env) error {
 	env.Setenv("FAKE_CTRLD_RECORD", filepath.Join(work, "calls"))
 	env.Setenv("FAKE_CTRLD_SERVICE_FILE", filepath.Join(work, "svc", "ctrld.service"))
 	env.Setenv("CTRLD_PROVISION_TOKEN", "")
+	env.Setenv(etcRootEnv, filepath.Join(work, "etc"))
 	if err := os.MkdirAll(filepath.Join(work, "svc"), 0o755); err != nil {
 		return err
 	}
@@ -284,11 +290,20 @@ func cmdMkplist(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), data, 0o644))
 }
 
-// termbg sends SIGTERM to every background command.
+// termbg [TERM|HUP|QUIT|INT] sends the signal (SIGTERM unless named) to
+// every background command.
 func cmdTermBackground(ts *testscript.TestScript, neg bool, args []string) {
+	sig := syscall.SIGTERM
+	if len(args) > 0 {
+		named, ok := map[string]syscall.Signal{"TERM": syscall.SIGTERM, "HUP": syscall.SIGHUP, "QUIT": syscall.SIGQUIT, "INT": syscall.SIGINT}[args[0]]
+		if !ok {
+			ts.Fatalf("unknown signal %q", args[0])
+		}
+		sig = named
+	}
 	for _, cmd := range ts.BackgroundCmds() {
 		if cmd.Process != nil {
-			cmd.Process.Signal(syscall.SIGTERM)
+			cmd.Process.Signal(sig)
 		}
 	}
 }
@@ -312,6 +327,27 @@ func cmdPidAlive(ts *testscript.TestScript, neg bool, args []string) {
 // syslog prints what the wrapper sent to syslog so far.
 func cmdSyslog(ts *testscript.TestScript, neg bool, args []string) {
 	fmt.Fprint(ts.Stdout(), ts.Value(syslogKey).(*syslogCapture).text())
+}
+
+// stalledsyslog points the wrapper's OS log at a unixgram socket that
+// nobody reads and whose queue is already full: a stalled log reader.
+func cmdStalledSyslog(ts *testscript.TestScript, neg bool, args []string) {
+	dir, err := os.MkdirTemp("", "st")
+	ts.Check(err)
+	path := filepath.Join(dir, "stalled.sock")
+	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
+	ts.Check(err)
+	filler, err := net.DialUnix("unixgram", nil, &net.UnixAddr{Name: path, Net: "unixgram"})
+	ts.Check(err)
+	ts.Defer(func() { filler.Close(); conn.Close(); os.RemoveAll(dir) })
+	msg := make([]byte, 1024)
+	for {
+		filler.SetWriteDeadline(time.Now().Add(50 * time.Millisecond))
+		if _, err := filler.Write(msg); err != nil {
+			break
+		}
+	}
+	ts.Setenv(syslogSocketEnv, path)
 }
 
 // waitfile FILE waits up to 20s for FILE to exist.
@@ -362,7 +398,7 @@ func cmdMaxRSS(ts *testscript.TestScript, neg bool, args []string) {
 func scriptEnv(ts *testscript.TestScript) []string {
 	var env []string
 	for _, k := range []string{"PATH", "HOME", "FAKE_CTRLD_SCENARIO", "FAKE_CTRLD_HOME", "FAKE_CTRLD_RECORD",
-		"FAKE_CTRLD_SERVICE_FILE", "CTRLD_PROVISION_TOKEN", syslogSocketEnv} {
+		"FAKE_CTRLD_SERVICE_FILE", "CTRLD_PROVISION_TOKEN", syslogSocketEnv, etcRootEnv} {
 		env = append(env, k+"="+ts.Getenv(k))
 	}
 	return env

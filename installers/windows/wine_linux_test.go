@@ -311,7 +311,14 @@ func TestWineWin32ModeExitsWithStageCode(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "provisioning complete (exit 0)") {
 			t.Fatalf("install-msi on success: exit %d\n%s", code, out)
 		}
-		w.noCanaryLeftBehind(`C:\windows\temp\ctrld-install-msiexec.log`, `C:\users\root\Temp\ctrld-install-msiexec.log`)
+		// install-msi writes msiexec's verbose log into the protected record
+		// folder, not a temp folder; Wine (unlike Windows) writes hidden
+		// properties into it.
+		const msiexecLog = `C:\ProgramData\ControlD\ctrld-install-msiexec.log`
+		if !w.exists(msiexecLog) || w.exists(`C:\windows\temp\ctrld-install-msiexec.log`) {
+			t.Error("msiexec's verbose log is not in the protected record folder")
+		}
+		w.noCanaryLeftBehind(msiexecLog)
 	})
 }
 

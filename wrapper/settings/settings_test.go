@@ -220,6 +220,7 @@ func TestValidators(t *testing.T) {
 	for tok, want := range map[string]bool{
 		canary: true, "": false, "a b": false, "tab\tx": false, "nl\n": false,
 		"caf\u00e9": false, strings.Repeat("x", 1025): false, "x": true,
+		canary + `" --dev "`: false, canary + `\`: false, `"` + canary: false,
 	} {
 		if TokenWellFormed(tok) != want {
 			t.Errorf("TokenWellFormed(%q) != %v", tok, want)

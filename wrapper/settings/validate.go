@@ -9,14 +9,17 @@ const (
 	maxTokenLen = 1024
 )
 
-// TokenWellFormed accepts printable ASCII without spaces. Whitespace,
-// control characters and anything outside ASCII are malformed.
+// TokenWellFormed accepts printable ASCII without spaces, quotes or
+// backslashes. Whitespace, control characters and anything outside ASCII
+// are malformed; so are `"` and `\`, because the MSI passes the token on
+// the wrapper's command line, where they could end the argument and add
+// flags.
 func TokenWellFormed(t string) bool {
 	if len(t) < minTokenLen || len(t) > maxTokenLen {
 		return false
 	}
 	for i := 0; i < len(t); i++ {
-		if t[i] <= 0x20 || t[i] >= 0x7f {
+		if t[i] <= 0x20 || t[i] >= 0x7f || t[i] == '"' || t[i] == '\\' {
 			return false
 		}
 	}

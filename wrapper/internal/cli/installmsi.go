@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"time"
 
@@ -46,12 +45,16 @@ func runInstallMSI(sys System, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	dir := provision.Resolve(in, sys.OS, sys.Env, quiet{}).RecordDir
-	if err := report.PrepareRecordDir(dir); err != nil {
+	path := sys.OS.Msiexec()
+	if err := report.PrepareRecordDir(dir); err != nil || path == "" {
 		internal := codes.Failure(codes.WrapperInternal)
 		fmt.Fprintln(stdout, internal.Line())
 		return internal.Exit()
 	}
-	install := msiexec.Install{MSI: fs.Arg(0), Properties: props, RecordDir: dir, LogDir: os.TempDir(), Run: runMsiexec, Now: time.Now}
+	// The verbose log goes into the record folder, which only
+	// administrators can write (and read, beyond the record's lines): a
+	// shared temp folder would let a user plant or read it.
+	install := msiexec.Install{MSI: fs.Arg(0), Properties: props, RecordDir: dir, LogDir: dir, Run: msiexecRunner(path), Now: time.Now}
 	code, outcome, fresh := install.Do(context.Background())
 	if fresh {
 		fmt.Fprintln(stdout, outcome.Line())
@@ -59,10 +62,14 @@ func runInstallMSI(sys System, args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// runMsiexec runs msiexec with stdin closed and its own output discarded;
-// the verbose log holds the detail.
-func runMsiexec(ctx context.Context, args []string) (int, error) {
-	cmd := exec.CommandContext(ctx, "msiexec", args...)
+// msiexecRunner runs the msiexec at path with stdin closed and its own
+// output discarded; the verbose log holds the detail.
+func msiexecRunner(path string) msiexec.Runner {
+	return func(ctx context.Context, args []string) (int, error) { return runMsiexec(ctx, path, args) }
+}
+
+func runMsiexec(ctx context.Context, path string, args []string) (int, error) {
+	cmd := exec.CommandContext(ctx, path, args...)
 	err := cmd.Run()
 	var exit *exec.ExitError
 	if errors.As(err, &exit) {

@@ -5,19 +5,11 @@ import (
 	"os/signal"
 )
 
-// onInterrupt calls fn on Ctrl+C or Ctrl+Break. When Windows Installer
-// cancels, it ends the process outright; the job object then takes ctrld
-// down with it.
-func onInterrupt(fn func()) (stop func()) {
+// onInterrupt calls first on Ctrl+C or Ctrl+Break and again on the
+// second. When Windows Installer cancels, it ends the process outright;
+// the job object then takes ctrld down with it.
+func onInterrupt(first, again func()) (stop func()) {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case <-sigs:
-			fn()
-		case <-done:
-		}
-	}()
-	return func() { close(done) }
+	return watchSignals(sigs, func(os.Signal) bool { return true }, first, again)
 }

@@ -4,8 +4,13 @@ import (
 	"context"
 	"flag"
 	"io"
+	"os"
+	"sync"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/proc"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
 )
 
@@ -45,11 +50,11 @@ func parseStart(name string, args []string, stdout, stderr io.Writer) (in provis
 
 func runStart(sys System, args []string, stdout, stderr io.Writer) int {
 	return withProvisioner("start", sys, args, stdout, stderr, func(p *provision.Provisioner) int {
-		ctx, stop := interruptContext()
+		line := &oneLine{w: stdout}
+		ctx, stop := interruptContext(func() { exitInterrupted(line) })
 		defer stop()
 		outcome := p.Run(ctx)
-		// A write error (a closed pipe) must not change the exit code.
-		io.WriteString(stdout, outcome.Line()+"\n")
+		line.print(outcome)
 		return outcome.Exit()
 	})
 }
@@ -83,7 +88,7 @@ func runUninstall(sys System, args []string, stdout, stderr io.Writer) int {
 	if exit, done := parseOrExplain(locationFlags("uninstall", &in), args, stdout, stderr); done {
 		return exit
 	}
-	return provision.Uninstall(context.Background(), provision.Resolve(in, sys.OS, sys.Env, quiet{}))
+	return provision.Uninstall(context.Background(), provision.Resolve(in, sys.OS, sys.Env, quiet{}), sys.OS)
 }
 
 // quiet drops warnings: commands that print nothing and log nothing.
@@ -91,10 +96,39 @@ type quiet struct{}
 
 func (quiet) Warn(string) {}
 
-// interruptContext is cancelled with provision.ErrInterrupted on SIGINT or
-// SIGTERM (Ctrl+C or Ctrl+Break on Windows).
-func interruptContext() (context.Context, func()) {
+// interruptContext is cancelled with provision.ErrInterrupted on the
+// first stop signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT; Ctrl+C or
+// Ctrl+Break on Windows); again runs on the second.
+func interruptContext(again func()) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	stopSignals := onInterrupt(func() { cancel(provision.ErrInterrupted) })
+	stopSignals := onInterrupt(func() { cancel(provision.ErrInterrupted) }, again)
 	return ctx, func() { stopSignals(); cancel(nil) }
+}
+
+// exitInterrupted is the answer to a second stop signal: the installer
+// wants the wrapper gone now, so it prints the line, hard-kills ctrld's
+// tree without the grace and exits.
+func exitInterrupted(line *oneLine) {
+	o := codes.Failure(codes.WrapperInterrupted)
+	if line.print(o) {
+		proc.KillAll()
+		os.Exit(o.Exit())
+	}
+}
+
+// oneLine prints the first outcome given and no other, so a second
+// signal racing the normal end never makes two lines.
+type oneLine struct {
+	w    io.Writer
+	once sync.Once
+}
+
+// print reports whether it printed o.
+func (l *oneLine) print(o codes.Outcome) (printed bool) {
+	l.once.Do(func() {
+		// A write error (a closed pipe) must not change the exit code.
+		io.WriteString(l.w, o.Line()+"\n")
+		printed = true
+	})
+	return printed
 }

@@ -42,7 +42,21 @@ func (l *Lock) Release() {
 	}
 }
 
-// Remove deletes the lock file, for package removal.
+// Remove deletes the lock file and the tree marker, for package removal,
+// unless a run holds the lock: then both stay, and it returns ErrBusy.
+// The file is deleted while held, so no run can take it in between.
 func Remove(home string) error {
-	return os.Remove(filepath.Join(home, FileName))
+	l, err := Acquire(home)
+	if err != nil {
+		return err
+	}
+	ClearTree(home)
+	path := filepath.Join(home, FileName)
+	if os.Remove(path) == nil {
+		l.Release()
+		return nil
+	}
+	// Windows does not delete a file that is open.
+	l.Release()
+	return os.Remove(path)
 }

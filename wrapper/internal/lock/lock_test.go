@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -45,5 +46,26 @@ func TestLockAcrossProcesses(t *testing.T) {
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 7 {
 		t.Fatalf("helper process was not refused: %v", err)
+	}
+}
+
+func TestRemoveLeavesAHeldLock(t *testing.T) {
+	home := t.TempDir()
+	held, err := Acquire(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Remove(home); !errors.Is(err, ErrBusy) {
+		t.Fatalf("remove while held: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(home, FileName)); err != nil {
+		t.Fatalf("a held lock was deleted: %v", err)
+	}
+	held.Release()
+	if err := Remove(home); err != nil {
+		t.Fatalf("remove after release: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(home, FileName)); !os.IsNotExist(err) {
+		t.Fatalf("lock file left behind: %v", err)
 	}
 }

@@ -39,8 +39,8 @@ type Install struct {
 	Properties []string // PROPERTY=value
 	// RecordDir holds the last-result file the custom action writes.
 	RecordDir string
-	// LogDir receives msiexec's verbose log: the running account's temp
-	// folder, private to it.
+	// LogDir receives msiexec's verbose log: a folder only administrators
+	// can write and read (the protected record folder).
 	LogDir string
 	Run    Runner
 	Now    func() time.Time

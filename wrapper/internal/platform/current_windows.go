@@ -3,6 +3,8 @@ package platform
 import (
 	"os"
 
+	"golang.org/x/sys/windows"
+
 	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
@@ -13,5 +15,8 @@ func Current() OS {
 	if pd == "" {
 		pd = contract.DefaultProgramData
 	}
-	return Windows{SCM: scm{}, ReadPolicy: settings.ReadPolicy, ProgramData: pd}
+	// Without the system folder there is no msiexec to trust: install-msi
+	// then fails rather than take one from PATH.
+	sys32, _ := windows.GetSystemDirectory()
+	return Windows{SCM: scm{}, ReadPolicy: settings.ReadPolicy, ProgramData: pd, System32: sys32}
 }

@@ -43,3 +43,5 @@ func (d Darwin) Reload(ctx context.Context, svc Service) error {
 func (Darwin) Policy() settings.Settings { return settings.Settings{} }
 
 func (Darwin) LastResultDir(home string) string { return home }
+
+func (Darwin) Msiexec() string { return "" }

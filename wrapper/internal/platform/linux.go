@@ -11,7 +11,20 @@ import (
 // Linux: systemd or an init script, settings from a root-only file.
 type Linux struct {
 	Run Runner
+	// Proc and Etc are the roots the cleanup after an uninstall works in:
+	// /proc for ctrld's processes, /etc for resolv.conf and the sysv
+	// service. Empty means no cleanup.
+	Proc, Etc string
+	// MsiexecPath is empty: Linux has no msiexec. Tests of install-msi
+	// set a stand-in.
+	MsiexecPath string
 }
+
+// The real roots, which Current sets.
+const (
+	ProcRoot = "/proc"
+	EtcRoot  = "/etc"
+)
 
 // SettingsPath is the Linux settings file.
 const SettingsPath = contract.LinuxSettings
@@ -42,3 +55,5 @@ func (l Linux) Reload(ctx context.Context, svc Service) error {
 func (Linux) Policy() settings.Settings { return settings.Settings{} }
 
 func (Linux) LastResultDir(home string) string { return home }
+
+func (l Linux) Msiexec() string { return l.MsiexecPath }

@@ -52,6 +52,9 @@ type OS interface {
 	Policy() settings.Settings
 	// LastResultDir is where the last-result file lives.
 	LastResultDir(home string) string
+	// Msiexec is the msiexec install-msi runs, by its full path, never
+	// looked up on PATH; empty where the OS has none.
+	Msiexec() string
 }
 
 // Runner runs a command and returns its exit error. Output is discarded:

@@ -143,3 +143,17 @@ func TestWindowsUsesTheSCM(t *testing.T) {
 		t.Fatal("Windows home must be the ctrld folder")
 	}
 }
+
+// install-msi runs msiexec from the system folder the OS reports, never
+// from PATH; with no system folder there is no msiexec at all.
+func TestMsiexecComesFromTheSystemFolder(t *testing.T) {
+	sys32 := filepath.Join("C:", "Windows", "System32")
+	if got := (Windows{System32: sys32}).Msiexec(); got != filepath.Join(sys32, "msiexec.exe") {
+		t.Fatalf("Msiexec() = %q", got)
+	}
+	for _, osys := range []OS{Windows{}, Linux{}, Darwin{}} {
+		if got := osys.Msiexec(); got != "" {
+			t.Fatalf("%T.Msiexec() = %q, want none", osys, got)
+		}
+	}
+}

@@ -4,12 +4,40 @@ package platform
 
 import (
 	"context"
-	"os/exec"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/proc"
 )
 
-// ExecRunner runs a command with stdin, stdout and stderr all closed.
+// Bounds of an ExecRunner command once it is cut short, and on output
+// pipes a leftover child holds open.
+const (
+	runnerGrace = 3 * time.Second
+	runnerDrain = time.Second
+)
+
+// ErrStopped means the context ended the command; its whole process tree
+// was stopped.
+var ErrStopped = errors.New("command stopped")
+
+// ExecRunner runs a command the way ctrld start runs: in its own process
+// group, stdin closed, output discarded, and on cancel the whole tree
+// stopped, grandchildren included.
 func ExecRunner(ctx context.Context, env []string, name string, args ...string) error {
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Env = env
-	return cmd.Run()
+	res, err := proc.Run(ctx, proc.Spec{
+		Path: name, Args: args, Env: env, Stdout: io.Discard, Stderr: io.Discard,
+		Grace: runnerGrace, Drain: runnerDrain,
+	})
+	switch {
+	case err != nil:
+		return err
+	case res.Stopped:
+		return errors.Join(ErrStopped, res.Cause)
+	case res.ExitCode != 0:
+		return fmt.Errorf("%s exited %d", name, res.ExitCode)
+	}
+	return nil
 }

@@ -21,7 +21,13 @@ type Windows struct {
 	SCM         ServiceManager
 	ReadPolicy  func() settings.Settings
 	ProgramData string
+	// System32 is the system folder the OS reports (GetSystemDirectory),
+	// where msiexec lives.
+	System32 string
 }
+
+// msiexecName is msiexec's file in the system folder.
+const msiexecName = "msiexec.exe"
 
 func (Windows) Defaults(ctrldDir string) Defaults { return Defaults{Home: ctrldDir} }
 
@@ -43,4 +49,11 @@ func (w Windows) Policy() settings.Settings { return w.ReadPolicy() }
 // folder, and the record must outlive it.
 func (w Windows) LastResultDir(string) string {
 	return filepath.Join(w.ProgramData, contract.ProgramDataFolder)
+}
+
+func (w Windows) Msiexec() string {
+	if w.System32 == "" {
+		return ""
+	}
+	return filepath.Join(w.System32, msiexecName)
 }

@@ -14,7 +14,7 @@ type pgroup struct{ pgid int }
 func newGroup() group { return &pgroup{} }
 
 func (g *pgroup) prepare(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = groupAttr()
 }
 
 func (g *pgroup) started(cmd *exec.Cmd) { g.pgid = cmd.Process.Pid }

@@ -8,13 +8,14 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// jobGroup holds the child in a job object created with kill-on-close, so
-// the tree dies with the job even when the wrapper itself is killed (as
-// Windows Installer does when an install is cancelled).
-type jobGroup struct {
-	job windows.Handle
-	pid uint32
-}
+// wrapperTree holds the wrapper and everything it starts; see jobTree.
+var wrapperTree = &jobTree{api: winJobs{}}
+
+// jobGroup holds one run's process in its own job, nested in the
+// wrapper's kill-on-close job, so the tree dies with the wrapper even
+// when the wrapper itself is killed (as Windows Installer does when an
+// install is cancelled).
+type jobGroup struct{ run *runJob }
 
 func newGroup() group { return &jobGroup{} }
 
@@ -22,9 +23,31 @@ func (g *jobGroup) prepare(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{
 		CreationFlags: windows.CREATE_NEW_PROCESS_GROUP | windows.CREATE_NO_WINDOW,
 	}
+	// Before the process exists: it is born inside the wrapper's job.
+	g.run = wrapperTree.newRun()
+}
+
+func (g *jobGroup) started(cmd *exec.Cmd) { g.run.started(cmd.Process.Pid) }
+
+// terminate sends CTRL_BREAK to the child's console process group; a
+// process without a console ignores it and meets the hard kill instead.
+func (g *jobGroup) terminate() {
+	if g.run.pid != 0 {
+		windows.GenerateConsoleCtrlEvent(windows.CTRL_BREAK_EVENT, uint32(g.run.pid))
+	}
+}
+
+func (g *jobGroup) kill() { g.run.kill() }
+
+func (g *jobGroup) release() { g.run.release() }
+
+// winJobs is jobAPI on Windows.
+type winJobs struct{}
+
+func (winJobs) createKillOnClose() (uintptr, error) {
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
-		return
+		return 0, err
 	}
 	info := windows.JOBOBJECT_EXTENDED_LIMIT_INFORMATION{}
 	info.BasicLimitInformation.LimitFlags = windows.JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
@@ -32,41 +55,33 @@ func (g *jobGroup) prepare(cmd *exec.Cmd) {
 		uintptr(unsafe.Pointer(&info)), uint32(unsafe.Sizeof(info)))
 	if err != nil {
 		windows.CloseHandle(job)
-		return
+		return 0, err
 	}
-	g.job = job
+	return uintptr(job), nil
 }
 
-func (g *jobGroup) started(cmd *exec.Cmd) {
-	g.pid = uint32(cmd.Process.Pid)
-	if g.job == 0 {
-		return
+func (winJobs) assignSelf(job uintptr) error {
+	return windows.AssignProcessToJobObject(windows.Handle(job), windows.CurrentProcess())
+}
+
+func (winJobs) assignPid(job uintptr, pid int) error {
+	h, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(pid))
+	if err != nil {
+		return err
 	}
-	h, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, g.pid)
+	defer windows.CloseHandle(h)
+	return windows.AssignProcessToJobObject(windows.Handle(job), h)
+}
+
+func (winJobs) terminateJob(job uintptr) { windows.TerminateJobObject(windows.Handle(job), 1) }
+
+func (winJobs) terminatePid(pid int) {
+	h, err := windows.OpenProcess(windows.PROCESS_TERMINATE, false, uint32(pid))
 	if err != nil {
 		return
 	}
 	defer windows.CloseHandle(h)
-	windows.AssignProcessToJobObject(g.job, h)
+	windows.TerminateProcess(h, 1)
 }
 
-// terminate sends CTRL_BREAK to the child's console process group; a
-// process without a console ignores it and meets the hard kill instead.
-func (g *jobGroup) terminate() {
-	if g.pid != 0 {
-		windows.GenerateConsoleCtrlEvent(windows.CTRL_BREAK_EVENT, g.pid)
-	}
-}
-
-func (g *jobGroup) kill() {
-	if g.job != 0 {
-		windows.TerminateJobObject(g.job, 1)
-	}
-}
-
-func (g *jobGroup) release() {
-	if g.job != 0 {
-		windows.CloseHandle(g.job)
-		g.job = 0
-	}
-}
+func (winJobs) closeJob(job uintptr) { windows.CloseHandle(windows.Handle(job)) }

@@ -25,6 +25,9 @@ type Spec struct {
 	// Drain bounds the wait for the output pipes to close after the
 	// process exits (a grandchild may hold them open).
 	Drain time.Duration
+	// Started, when set, is told the process id once the process runs; on
+	// Unix it is also the id of the process group that holds the tree.
+	Started func(pid int)
 }
 
 // Result is how the run ended.
@@ -69,6 +72,10 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	}
 	g.started(cmd)
 	defer g.release()
+	defer track(g)()
+	if spec.Started != nil {
+		spec.Started(cmd.Process.Pid)
+	}
 
 	drained := pump(spec.Stdout, outR, spec.Stderr, errR)
 	waited := make(chan error, 1)

@@ -12,7 +12,7 @@ import (
 // their warnings from one poll to the next, so each is logged once a run.
 func (p *Provisioner) gather() settings.Settings {
 	if p.files == nil {
-		p.files = &settings.Files{Prefs: p.Config.Prefs, Conf: p.Config.SettingsFile, Warn: p.Log.Warn}
+		p.files = &settings.Files{Prefs: p.Config.Prefs, Conf: p.Config.SettingsFile, Warn: p.warn}
 	}
 	files := p.files.Sources()
 	s := p.Config.Given

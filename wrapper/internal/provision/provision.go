@@ -103,6 +103,11 @@ func (p *Provisioner) underLock(ctx context.Context) codes.Outcome {
 		return p.internal("the lock could not be taken", err)
 	}
 	defer l.Release()
+	// A run killed with SIGKILL may have left part of ctrld's tree
+	// running: never two ctrld start at once.
+	if lock.TreeAlive(p.Config.Home) {
+		return codes.Failure(codes.InstallInProgress)
+	}
 	// Nothing is written, and ctrld is not run, in a record folder that a
 	// user other than root could control.
 	if err := report.CheckRecordDir(p.Config.RecordDir); err != nil {
@@ -115,7 +120,7 @@ func (p *Provisioner) underLock(ctx context.Context) codes.Outcome {
 	began := time.Now().Truncate(time.Second)
 	o := p.safely(func() codes.Outcome { return p.provision(ctx) })
 	if err := pending.Record(o); err != nil {
-		p.Log.Warn("the result could not be recorded for `ctrld-install last`: " + p.reason(err))
+		p.warn("the result could not be recorded for `ctrld-install last`: " + p.reason(err))
 		evidence.Remove(p.Config.RecordDir)
 		return o
 	}
@@ -137,7 +142,7 @@ func (p *Provisioner) safely(run func() codes.Outcome) (o codes.Outcome) {
 // internal reports WRAPPER_INTERNAL and tells the OS log why, with every
 // token value seen redacted.
 func (p *Provisioner) internal(what string, err error) codes.Outcome {
-	p.Log.Warn(codes.WrapperInternal.Name + ": " + what + ": " + p.reason(err))
+	p.warn(codes.WrapperInternal.Name + ": " + what + ": " + p.reason(err))
 	return codes.Failure(codes.WrapperInternal)
 }
 
@@ -149,6 +154,10 @@ func (p *Provisioner) remember(s settings.Settings) {
 }
 
 func (p *Provisioner) reason(err error) string { return secret.Reason(err, p.seen...) }
+
+// warn sends a warning to the OS log with every token value seen so far
+// redacted: the last guard for messages built from settings.
+func (p *Provisioner) warn(msg string) { p.Log.Warn(secret.Redact(msg, p.seen...)) }
 
 // HasWork reports whether start would do anything but fail for want of a
 // token: a token is available from some source, or ctrld's service is
@@ -172,7 +181,7 @@ func (p *Provisioner) provision(ctx context.Context) codes.Outcome {
 		return codes.Failure(codes.CtrldNotFound)
 	}
 	if err := safefile.Replaceable(p.Config.Ctrld); err != nil {
-		p.Log.Warn("ctrld not run: " + p.reason(err))
+		p.warn("ctrld not run: " + p.reason(err))
 		return codes.Failure(codes.CtrldNotFound)
 	}
 	svc := p.service()
@@ -214,16 +223,16 @@ func (p *Provisioner) fresh(ctx context.Context, svc platform.Service) codes.Out
 func (p *Provisioner) checkInputs(s settings.Settings) (codes.Outcome, bool) {
 	token, _ := s.Get(settings.ProvisionToken)
 	if !settings.TokenWellFormed(token) {
-		p.Log.Warn("ProvisionToken is malformed (whitespace, control characters, non-ASCII or length)")
+		p.warn("ProvisionToken is malformed (" + secret.Describe(token) + "; whitespace, control characters, quotes, backslashes, non-ASCII and more than 1024 bytes are refused)")
 		return codes.Failure(codes.ProvisionTokenMalformed), true
 	}
 	if h, set := s.Get(settings.CustomHostname); set && !settings.HostnameValid(h) {
-		p.Log.Warn(fmt.Sprintf("CustomHostname %q is not an RFC 1123 name of 3 to 64 characters", secret.Echo(h, token)))
+		p.warn("CustomHostname (" + secret.Describe(h) + ") is not an RFC 1123 name of 3 to 64 characters")
 		return codes.Failure(codes.CustomHostnameInvalid), true
 	}
 	if m, set := s.Get(settings.InterceptMode); set {
 		if _, ok := settings.InterceptArg(m); !ok {
-			p.Log.Warn(fmt.Sprintf("InterceptMode %q is not standard or intercept-dns", secret.Echo(m, token)))
+			p.warn(fmt.Sprintf("InterceptMode %q is not standard or intercept-dns", secret.Echo(m, p.seen...)))
 			return codes.Failure(codes.InterceptModeInvalid), true
 		}
 	}
@@ -254,9 +263,8 @@ func (p *Provisioner) upgrade(ctx context.Context, svc platform.Service) codes.O
 		if arg, ok := settings.InterceptArg(m); ok {
 			return p.start(ctx, svc, []string{"start", "--intercept-mode", arg})
 		}
-		token, _ := s.Get(settings.ProvisionToken)
-		p.Log.Warn(fmt.Sprintf("InterceptMode %q is not standard or intercept-dns; ignored on upgrade, service reloaded as it is",
-			secret.Echo(m, token)))
+		p.warn(fmt.Sprintf("InterceptMode %q is not standard or intercept-dns; ignored on upgrade, service reloaded as it is",
+			secret.Echo(m, p.seen...)))
 	}
 	return p.reload(ctx, svc)
 }
@@ -274,14 +282,17 @@ func (p *Provisioner) reload(ctx context.Context, svc platform.Service) codes.Ou
 	return p.gate(ctx, svc)
 }
 
-// CtrldEnv drops the token variable from an environment: ctrld gets the
-// token in argv only.
-func CtrldEnv(env []string) []string {
+// CtrldEnv drops the token variable from an environment on goos (a
+// GOOS value): ctrld gets the token in argv only. Windows environment
+// names ignore case, so there any spelling of the name goes.
+func CtrldEnv(env []string, goos string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
-		if !strings.HasPrefix(kv, TokenEnv+"=") {
-			out = append(out, kv)
+		name, _, _ := strings.Cut(kv, "=")
+		if name == TokenEnv || goos == "windows" && strings.EqualFold(name, TokenEnv) {
+			continue
 		}
+		out = append(out, kv)
 	}
 	return out
 }

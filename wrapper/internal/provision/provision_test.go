@@ -37,7 +37,7 @@ func newProvisioner(t *testing.T, ctrld string, osys platform.OS, files []string
 		Config: Config{
 			Ctrld: ctrld, Home: home, RecordDir: home, ServiceFiles: files,
 			Timeout: 10 * time.Second, GateTimeout: time.Second, Poll: 50 * time.Millisecond, Grace: time.Second,
-			Given: given, Env: CtrldEnv(append(os.Environ(), TokenEnv+"="+testenv.Canary)),
+			Given: given, Env: CtrldEnv(append(os.Environ(), TokenEnv+"="+testenv.Canary), "linux"),
 		},
 		OS: osys, Log: w,
 	}, w
@@ -122,8 +122,22 @@ func TestServiceNameFollowsBinary(t *testing.T) {
 }
 
 func TestCtrldEnvDropsTheToken(t *testing.T) {
-	env := CtrldEnv([]string{"A=1", TokenEnv + "=" + testenv.Canary, "CTRLD_PROVISION_TOKENX=keep"})
+	env := CtrldEnv([]string{"A=1", TokenEnv + "=" + testenv.Canary, "CTRLD_PROVISION_TOKENX=keep"}, "linux")
 	if strings.Contains(strings.Join(env, " "), testenv.Canary) || len(env) != 2 {
 		t.Fatalf("got %q", env)
+	}
+}
+
+// Windows environment names ignore case: any spelling of the token
+// variable reaches ctrld as the token. Elsewhere another spelling is
+// another variable and stays.
+func TestCtrldEnvIgnoresCaseOnWindows(t *testing.T) {
+	env := []string{"A=1", "ctrld_provision_token=" + testenv.Canary, "Ctrld_Provision_Token=" + testenv.Canary, "CTRLD_PROVISION_TOKENX=keep"}
+	got := CtrldEnv(env, "windows")
+	if strings.Contains(strings.Join(got, " "), testenv.Canary) || len(got) != 2 {
+		t.Fatalf("windows: got %q", got)
+	}
+	if got := CtrldEnv(env, "linux"); len(got) != 4 {
+		t.Fatalf("linux: got %q", got)
 	}
 }

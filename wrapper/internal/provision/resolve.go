@@ -3,6 +3,7 @@ package provision
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -55,7 +56,7 @@ func Resolve(in Input, osys platform.OS, env []string, log Warner) Config {
 		GateTimeout:  in.GateTimeout,
 		PrefsWait:    defaults.PrefsWait,
 		Given:        given(in, env, log),
-		Env:          CtrldEnv(env),
+		Env:          CtrldEnv(env, runtime.GOOS),
 		Poll:         poll,
 		Grace:        grace,
 	}

@@ -137,7 +137,7 @@ func TestUninstallRemovesOnlyWhatTheWrapperWrote(t *testing.T) {
 	l, _ := lock.Acquire(home)
 	l.Release()
 	os.WriteFile(filepath.Join(home, "admin-notes"), nil, 0o644)
-	code := Uninstall(context.Background(), Config{Ctrld: ctrld, Home: home, RecordDir: records, Grace: grace})
+	code := Uninstall(context.Background(), Config{Ctrld: ctrld, Home: home, RecordDir: records, Grace: grace}, platform.Linux{})
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -156,7 +156,7 @@ func TestUninstallRemovesOnlyWhatTheWrapperWrote(t *testing.T) {
 func TestUninstallWithoutCtrld(t *testing.T) {
 	home := t.TempDir()
 	mustSave(t, home, codes.Success)
-	if code := Uninstall(context.Background(), Config{Ctrld: filepath.Join(home, "gone"), Home: home, RecordDir: home}); code != 0 {
+	if code := Uninstall(context.Background(), Config{Ctrld: filepath.Join(home, "gone"), Home: home, RecordDir: home}, platform.Linux{}); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
 	if _, ok := report.ReadLast(home); ok {
@@ -168,5 +168,18 @@ func mustSave(t *testing.T, dir string, o codes.Outcome) {
 	t.Helper()
 	if err := report.SaveLast(dir, o); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestUninstallKeepsTheLockOfARunningStart(t *testing.T) {
+	home := t.TempDir()
+	held, err := lock.Acquire(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Release()
+	Uninstall(context.Background(), Config{Ctrld: filepath.Join(home, "gone"), Home: home, RecordDir: home}, platform.Linux{})
+	if _, err := os.Stat(filepath.Join(home, lock.FileName)); err != nil {
+		t.Fatalf("uninstall deleted the lock a running start holds: %v", err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/proc"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/result"
@@ -20,7 +21,8 @@ func (p *Provisioner) start(ctx context.Context, svc platform.Service, args []st
 	// The result file is trusted from this second on; ctrld stamps it in
 	// whole seconds.
 	began := time.Now().Truncate(time.Second)
-	var judge scan.Judge
+	// A code that holds a token the run has seen is never passed on.
+	judge := scan.Judge{Known: p.seen}
 	stdout, stderr := judge.NewStream(), judge.NewStream()
 	runCtx, cancel := context.WithTimeoutCause(ctx, p.Config.Timeout, errTimeout)
 	defer cancel()
@@ -28,7 +30,9 @@ func (p *Provisioner) start(ctx context.Context, svc platform.Service, args []st
 		Path: p.Config.Ctrld, Args: args, Env: p.Config.Env,
 		Stdout: stdout, Stderr: stderr,
 		Grace: p.Config.Grace, Drain: 2 * time.Second,
+		Started: func(pid int) { lock.MarkTree(p.Config.Home, pid) },
 	})
+	lock.ClearTree(p.Config.Home)
 	if err != nil {
 		return codes.Failure(codes.CtrldNotFound)
 	}

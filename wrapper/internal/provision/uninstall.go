@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/proc"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
@@ -21,9 +22,9 @@ const ExitUninstallFailed = 1
 // what the wrapper itself wrote (the record and the lock) and the
 // record's folder when that leaves it empty. It returns ctrld's exit code; 0 when there is no
 // ctrld to ask.
-func Uninstall(ctx context.Context, cfg Config) int {
+func Uninstall(ctx context.Context, cfg Config, osys platform.OS) int {
 	code := uninstallService(ctx, cfg)
-	afterUninstall(cfg)
+	afterUninstall(cfg, osys)
 	// Nothing is removed inside a record folder a user controls.
 	if report.RecordDirTrusted(cfg.RecordDir) {
 		report.RemoveLast(cfg.RecordDir)

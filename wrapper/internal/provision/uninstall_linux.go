@@ -1,9 +1,11 @@
 package provision
 
 import (
+	"path/filepath"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/leftover"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 )
 
 // uninstallTimeout cuts "ctrld uninstall" short: offline it waits minutes
@@ -16,11 +18,17 @@ const uninstallTimeout = 30 * time.Second
 // sysv service is gone: a daemon left running on a deleted binary, or a
 // resolv.conf naming a listener that no longer exists, leaves the
 // machine without DNS.
-func afterUninstall(cfg Config) {
-	if cfg.Ctrld == "" {
+// It works only inside the roots the OS facts give.
+func afterUninstall(cfg Config, osys platform.OS) {
+	linux, ok := osys.(platform.Linux)
+	if cfg.Ctrld == "" || !ok {
 		return
 	}
-	leftover.StopDaemons("/proc", cfg.Ctrld, cfg.Grace)
-	leftover.RestoreResolvConf(leftover.ResolvConf, leftover.ResolvBackup)
-	leftover.RemoveSysvService("/etc", ServiceName(cfg.Ctrld))
+	if linux.Proc != "" {
+		leftover.StopDaemons(linux.Proc, cfg.Ctrld, cfg.Grace)
+	}
+	if linux.Etc != "" {
+		leftover.RestoreResolvConf(filepath.Join(linux.Etc, leftover.ResolvConf), filepath.Join(linux.Etc, leftover.ResolvBackup))
+		leftover.RemoveSysvService(linux.Etc, ServiceName(cfg.Ctrld))
+	}
 }

@@ -2,7 +2,11 @@
 
 package provision
 
-import "time"
+import (
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+)
 
 // uninstallTimeout is generous where nothing finishes ctrld's work after
 // it.
@@ -10,4 +14,4 @@ const uninstallTimeout = 2 * time.Minute
 
 // afterUninstall is Linux's; elsewhere the service manager owns the
 // daemon and ctrld's uninstall is not cut short.
-func afterUninstall(Config) {}
+func afterUninstall(Config, platform.OS) {}

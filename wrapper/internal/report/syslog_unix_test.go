@@ -57,3 +57,39 @@ func TestSyslogWithoutDaemon(t *testing.T) {
 		t.Fatal("a missing socket must give the silent log")
 	}
 }
+
+// A syslog daemon that stopped reading must never keep the wrapper
+// alive: once its queue is full, messages are dropped, not waited on.
+func TestStalledSyslogNeverBlocks(t *testing.T) {
+	dir, err := os.MkdirTemp("", "sl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "stalled.sock")
+	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close() // never read
+	log := OpenSystemLogAt(path)
+	if _, ok := log.(nopLog); ok {
+		t.Fatal("no connection to the socket")
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		msg := string(make([]byte, 2048))
+		// Far more than any socket queue holds.
+		for i := 0; i < 20000; i++ {
+			log.Warn(msg)
+		}
+		log.Result(codes.Failure(codes.ListenerBindFailed))
+		log.Close()
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("logging to a stalled syslog blocked")
+	}
+}

@@ -4,6 +4,7 @@ package scan
 
 import (
 	"bytes"
+	"strings"
 	"sync"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
@@ -28,6 +29,9 @@ const (
 // in the order they complete, so the last valid line across all streams
 // wins.
 type Judge struct {
+	// Known are the token values the run has seen, set before any stream
+	// is written: an identifier whose code contains one is not valid.
+	Known []string
 	mu    sync.Mutex
 	last  codes.Code
 	found bool
@@ -173,15 +177,16 @@ func (s *Stream) endLine() {
 }
 
 func (s *Stream) searchLine() {
-	if c, ok := LastInLine(s.line); ok {
+	if c, ok := LastInLine(s.line, s.judge.Known...); ok {
 		s.pending, s.hasPend = c, true
 	}
 }
 
 var prefix = []byte(codes.FailurePrefix)
 
-// LastInLine returns the last valid identifier in one cleaned line.
-func LastInLine(line []byte) (codes.Code, bool) {
+// LastInLine returns the last valid identifier in one cleaned line. An
+// identifier whose code contains any of the known tokens is not valid.
+func LastInLine(line []byte, known ...string) (codes.Code, bool) {
 	var last codes.Code
 	found := false
 	for off := 0; ; {
@@ -191,10 +196,19 @@ func LastInLine(line []byte) (codes.Code, bool) {
 		}
 		start := off + i + len(prefix)
 		if stage, name, exit, _, ok := codes.ParseFailure(line[start:]); ok {
-			if c, ok := codes.ValidFromCtrld(stage, name, exit, true); ok {
+			if c, ok := codes.ValidFromCtrld(stage, name, exit, true); ok && !holdsAny(c.Name, known) {
 				last, found = c, true
 			}
 		}
 		off = start
 	}
+}
+
+func holdsAny(code string, known []string) bool {
+	for _, k := range known {
+		if k != "" && strings.Contains(code, k) {
+			return true
+		}
+	}
+	return false
 }

@@ -2,7 +2,10 @@
 // wrapper writes.
 package secret
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 const (
 	mask = "[redacted]"
@@ -46,3 +49,41 @@ func echo(v string, limit int, secrets []string) string {
 	}
 	return string(b)
 }
+
+// Describe tells what kind of value v is without quoting any of it: its
+// length and the classes of characters it holds.
+func Describe(v string) string {
+	var classes []string
+	for _, c := range []struct {
+		name string
+		in   func(b byte) bool
+	}{
+		{"letters", func(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }},
+		{"digits", func(b byte) bool { return b >= '0' && b <= '9' }},
+		{"punctuation", func(b byte) bool { return b > ' ' && b < 0x7f && b != '"' && b != '\\' && !alnum(b) }},
+		{"quotes", func(b byte) bool { return b == '"' }},
+		{"backslashes", func(b byte) bool { return b == '\\' }},
+		{"spaces", func(b byte) bool { return b == ' ' }},
+		{"control characters", func(b byte) bool { return b < ' ' || b == 0x7f }},
+		{"non-ASCII bytes", func(b byte) bool { return b >= 0x80 }},
+	} {
+		if containsClass(v, c.in) {
+			classes = append(classes, c.name)
+		}
+	}
+	if len(classes) == 0 {
+		return "empty"
+	}
+	return strconv.Itoa(len(v)) + " bytes of " + strings.Join(classes, ", ")
+}
+
+func containsClass(v string, in func(byte) bool) bool {
+	for i := 0; i < len(v); i++ {
+		if in(v[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+func alnum(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' }

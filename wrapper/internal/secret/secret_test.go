@@ -34,3 +34,18 @@ func TestReasonKeepsPathsAndRedacts(t *testing.T) {
 		t.Fatalf("reason not bounded: %d bytes", len(long))
 	}
 }
+
+func TestDescribeNeverQuotes(t *testing.T) {
+	v := tok + "\"\\ \x01\xff"
+	got := Describe(v)
+	if strings.Contains(got, tok) || strings.Contains(got, "canary") {
+		t.Fatalf("Describe quoted the value: %q", got)
+	}
+	want := "29 bytes of letters, digits, punctuation, quotes, backslashes, spaces, control characters, non-ASCII bytes"
+	if got != want {
+		t.Fatalf("Describe = %q, want %q", got, want)
+	}
+	if got := Describe(""); got != "empty" {
+		t.Fatalf("Describe(\"\") = %q", got)
+	}
+}

@@ -10,6 +10,11 @@
 //	                               chroot laid out like a Mac
 //	CTRLD_INSTALL_TEST_SYSLOG=PATH the OS log goes to the unixgram socket at
 //	                               PATH, which the test reads
+//	CTRLD_INSTALL_TEST_ETC=DIR     the Linux cleanup after uninstall works in
+//	                               DIR instead of /etc (resolv.conf, init.d,
+//	                               rc?.d), so tests never touch the host's
+//	CTRLD_INSTALL_TEST_MSIEXEC=PATH install-msi runs the stand-in msiexec at
+//	                               PATH (Linux has none)
 package main
 
 import (
@@ -22,14 +27,23 @@ import (
 
 // The debug seams' environment variables.
 const (
-	osEnv     = "CTRLD_INSTALL_TEST_OS"
-	syslogEnv = "CTRLD_INSTALL_TEST_SYSLOG"
+	osEnv      = "CTRLD_INSTALL_TEST_OS"
+	syslogEnv  = "CTRLD_INSTALL_TEST_SYSLOG"
+	etcEnv     = "CTRLD_INSTALL_TEST_ETC"
+	msiexecEnv = "CTRLD_INSTALL_TEST_MSIEXEC"
 )
 
 func main() {
 	sys := cli.System{OS: platform.Current(), OpenLog: report.OpenSystemLog, Env: os.Environ()}
 	if os.Getenv(osEnv) == "darwin" {
 		sys.OS = platform.Darwin{Run: platform.ExecRunner}
+	}
+	if linux, ok := sys.OS.(platform.Linux); ok {
+		if dir := os.Getenv(etcEnv); dir != "" {
+			linux.Etc = dir
+		}
+		linux.MsiexecPath = os.Getenv(msiexecEnv)
+		sys.OS = linux
 	}
 	if path := os.Getenv(syslogEnv); path != "" {
 		sys.OpenLog = func() report.SystemLog { return report.OpenSystemLogAt(path) }

@@ -1,0 +1,27 @@
+package scan
+
+import (
+	"testing"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+)
+
+// A token made only of code characters could pass every check of an
+// identifier; a code that contains or equals a token the run knows is
+// never valid, and an earlier valid line stays the last valid one.
+func TestCodeHoldingAKnownTokenIsNotValid(t *testing.T) {
+	for _, code := range []string{upperCanary, "X_" + upperCanary + "_Y"} {
+		j := Judge{Known: []string{"other-token", upperCanary}}
+		s := j.NewStream()
+		s.Write([]byte("provisioning failed: stage=listener code=LISTENER_BIND_FAILED (exit 41)\n"))
+		s.Write([]byte("provisioning failed: stage=input code=" + code + " (exit 21)\n"))
+		s.Close()
+		c, ok := j.Last()
+		if !ok || c != codes.ListenerBindFailed {
+			t.Fatalf("code %s: got %+v, %v; want LISTENER_BIND_FAILED", code, c, ok)
+		}
+	}
+	if _, ok := LastInLine([]byte("provisioning failed: stage=input code="+upperCanary+" (exit 21)"), upperCanary); ok {
+		t.Fatal("LastInLine passed a known token through")
+	}
+}
