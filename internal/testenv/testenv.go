@@ -43,14 +43,16 @@ func RepoRoot() string {
 	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
-// SharedDir is ../shared beside the checkout, where fixtures live.
-func SharedDir(t testing.TB) string {
+// Fixture is the path of a file or folder under the repository's
+// testdata/, named with slashes ("macos/zoom/toc.xml"). Fixtures are part
+// of the repository, so a missing one fails the test.
+func Fixture(t testing.TB, name string) string {
 	t.Helper()
-	dir := filepath.Join(RepoRoot(), "..", "shared")
-	if _, err := os.Stat(dir); err != nil {
-		Unavailable(t, "shared fixtures not found at %s", dir)
+	path := filepath.Join(RepoRoot(), "testdata", filepath.FromSlash(name))
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("fixture %s missing from testdata/: %v", name, err)
 	}
-	return dir
+	return path
 }
 
 // GoBuild builds a package of this module into dir and returns the binary.
