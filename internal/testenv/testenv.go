@@ -18,13 +18,27 @@ const Canary = "org-v1-canary-0d3f9a7c2b"
 // InCI reports whether the run is CI's (CI=true).
 func InCI() bool { return os.Getenv("CI") == "true" }
 
-// Unavailable skips the test, or fails it under CI.
+// Unavailable skips the test, or fails it under CI. Under -short it
+// skips even in CI: -short is how the fast CI job leaves out the tiers
+// that need real tools.
 func Unavailable(t testing.TB, format string, args ...any) {
 	t.Helper()
+	if testing.Short() {
+		t.Skipf("-short: "+format, args...)
+	}
 	if InCI() {
 		t.Fatalf("CI must run this test: "+format, args...)
 	}
 	t.Skipf(format, args...)
+}
+
+// RealInstall marks a tier that installs packages for real (dpkg, rpm,
+// msiexec under Wine): -short skips it, with the reason printed.
+func RealInstall(t testing.TB, tier string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("-short: skips the real-install tier (%s)", tier)
+	}
 }
 
 // RequireTool returns the path of a real tool the test needs.
