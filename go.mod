@@ -10,6 +10,7 @@ require (
 require (
 	github.com/goreleaser/nfpm/v2 v2.45.2
 	github.com/magefile/mage v1.17.2
+	github.com/rhysd/actionlint v1.7.12
 )
 
 require (
@@ -49,7 +50,6 @@ require (
 	github.com/mitchellh/copystructure v1.2.0 // indirect
 	github.com/mitchellh/reflectwalk v1.0.2 // indirect
 	github.com/pjbgf/sha1cd v0.3.2 // indirect
-	github.com/rhysd/actionlint v1.7.12 // indirect
 	github.com/robfig/cron/v3 v3.0.1 // indirect
 	github.com/sergi/go-diff v1.3.2-0.20230802210424-5b0b94c5c0d3 // indirect
 	github.com/shopspring/decimal v1.4.0 // indirect

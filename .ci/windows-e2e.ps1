@@ -1,0 +1,63 @@
+# Installs the demo MSI from `go run mage.go dist` on real Windows, as
+# Intune would: the demo ctrld fails at the listener once (msiexec must
+# return 1603 and roll back), then succeeds. Run from the repository root
+# by CI's Windows jobs (elevated).
+$ErrorActionPreference = 'Stop'
+
+$token = 'org-v1-canary-0d3f9a7c2b'
+$arch = @{ 'AMD64' = 'x64'; 'ARM64' = 'arm64'; 'x86' = 'x86' }[$env:PROCESSOR_ARCHITECTURE]
+# The native MSI, else the x64 one (Windows on ARM emulates it).
+$msi = (Get-ChildItem "dist\ctrld-*-$arch*.msi", 'dist\ctrld-*-x64*.msi' | Select-Object -First 1).FullName
+Write-Host "windows-e2e: installing $msi"
+$wrapper = (Resolve-Path 'build\bin\windows-amd64\ctrld-install.exe').Path
+$dir = Join-Path $env:ProgramFiles 'ControlD'
+$data = Join-Path $env:ProgramData 'ControlD'
+$scenario = Join-Path $dir 'fake-ctrld.scenario'
+
+function Fail($message) {
+    Write-Host "windows-e2e: $message"
+    exit 1
+}
+
+function Invoke-Msiexec($arguments) {
+    return (Start-Process msiexec.exe -ArgumentList $arguments -Wait -PassThru).ExitCode
+}
+
+function Assert-NoToken($path) {
+    if (Select-String -Path $path -SimpleMatch $token -Quiet) { Fail "the token is in $path" }
+}
+
+# 1. ctrld fails at the listener: 1603, rollback, the line kept.
+New-Item -ItemType Directory -Force $dir | Out-Null
+Set-Content -Path $scenario -Value 'start.fail=listener,LISTENER_BIND_FAILED,41' -Encoding ascii
+$code = Invoke-Msiexec @('/i', "`"$msi`"", '/qn', "PROVISION_TOKEN=$token", '/l*v', 'fail.log')
+if ($code -ne 1603) { Fail "msiexec exited $code on a failing ctrld, want 1603" }
+if (Test-Path (Join-Path $dir 'ctrld-install.exe')) { Fail 'the rollback left ctrld-install.exe' }
+$failed = 'provisioning failed: stage=listener code=LISTENER_BIND_FAILED (exit 41)'
+$last = Get-Content (Join-Path $data 'ctrld-install-last-result') -Raw
+if (-not $last.Contains($failed)) { Fail "last result: $last" }
+$event = Get-WinEvent -FilterHashtable @{ LogName = 'Application'; ProviderName = 'ctrld-install'; Id = 41 } -MaxEvents 1
+if (-not $event.Message.Contains($failed)) { Fail "event 41: $($event.Message)" }
+Assert-NoToken 'fail.log'
+
+# install-msi runs msiexec itself and exits with the stage code.
+& $wrapper install-msi $msi "PROVISION_TOKEN=$token"
+if ($LASTEXITCODE -ne 41) { Fail "install-msi exited $LASTEXITCODE, want 41" }
+
+# 2. ctrld succeeds: installed, the record, the event, a private data folder.
+Remove-Item $scenario
+$code = Invoke-Msiexec @('/i', "`"$msi`"", '/qn', "PROVISION_TOKEN=$token", '/l*v', 'ok.log')
+if ($code -ne 0) { Fail "msiexec exited $code on a working ctrld" }
+$line = & (Join-Path $dir 'ctrld-install.exe') last
+if ($line -ne 'provisioning complete (exit 0)') { Fail "ctrld-install last: $line" }
+Get-WinEvent -FilterHashtable @{ LogName = 'Application'; ProviderName = 'ctrld-install'; Id = 100 } -MaxEvents 1 | Out-Null
+$acl = (icacls $data) -join "`n"
+Write-Host $acl
+if ($acl -match 'BUILTIN\\Users|Everyone|Authenticated Users') { Fail "ProgramData\ControlD is readable by users" }
+Assert-NoToken 'ok.log'
+
+# 3. Uninstall leaves nothing of ours.
+$code = Invoke-Msiexec @('/x', "`"$msi`"", '/qn')
+if ($code -ne 0) { Fail "uninstall exited $code" }
+if (Test-Path (Join-Path $dir 'ctrld.exe')) { Fail 'uninstall left ctrld.exe' }
+Write-Host 'windows-e2e: ok'
