@@ -36,8 +36,8 @@ if (Test-Path (Join-Path $dir 'ctrld-install.exe')) { Fail 'the rollback left ct
 $failed = 'provisioning failed: stage=listener code=LISTENER_BIND_FAILED (exit 41)'
 $last = Get-Content (Join-Path $data 'ctrld-install-last-result') -Raw
 if (-not $last.Contains($failed)) { Fail "last result: $last" }
-$event = Get-WinEvent -FilterHashtable @{ LogName = 'Application'; ProviderName = 'ctrld-install'; Id = 41 } -MaxEvents 1
-if (-not $event.Message.Contains($failed)) { Fail "event 41: $($event.Message)" }
+$entry = Get-WinEvent -FilterHashtable @{ LogName = 'Application'; ProviderName = 'ctrld-install'; Id = 41 } -MaxEvents 1
+if (-not $entry.Message.Contains($failed)) { Fail "event 41: $($entry.Message)" }
 Assert-NoToken 'fail.log'
 
 # install-msi runs msiexec itself and exits with the stage code.
@@ -51,9 +51,16 @@ if ($code -ne 0) { Fail "msiexec exited $code on a working ctrld" }
 $line = & (Join-Path $dir 'ctrld-install.exe') last
 if ($line -ne 'provisioning complete (exit 0)') { Fail "ctrld-install last: $line" }
 Get-WinEvent -FilterHashtable @{ LogName = 'Application'; ProviderName = 'ctrld-install'; Id = 100 } -MaxEvents 1 | Out-Null
-$acl = (icacls $data) -join "`n"
-Write-Host $acl
-if ($acl -match 'BUILTIN\\Users|Everyone|Authenticated Users') { Fail "ProgramData\ControlD is readable by users" }
+# The record's folder: SYSTEM and Administrators full control, users read
+# at most.
+$acl = icacls $data
+$acl | Write-Host
+foreach ($who in 'NT AUTHORITY\SYSTEM', 'BUILTIN\Administrators') {
+    if (-not ($acl | Select-String -SimpleMatch "$($who):" | Select-String -SimpleMatch '(F)')) { Fail "$who lacks full control of $data" }
+}
+foreach ($line in $acl | Select-String 'Users:|Everyone:') {
+    if ($line.Line -notmatch '\((RX|R)\)\s*$') { Fail "users may change $($data): $($line.Line)" }
+}
 Assert-NoToken 'ok.log'
 
 # 3. Uninstall leaves nothing of ours.
