@@ -63,6 +63,9 @@ func Reproducible() error {
 	if err != nil {
 		return err
 	}
+	if err := ensureTools(cfg); err != nil {
+		return err
+	}
 	if err := release.CheckReproducible(cfg); err != nil {
 		return err
 	}
