@@ -161,7 +161,7 @@ func TestBsdtarReadsOurArchive(t *testing.T) {
 // The first 1,764 bytes of Apple's munkitools product archive: header,
 // compressed TOC and digest. Members' data is cut off.
 func TestReadsAppleArchivePrefix(t *testing.T) {
-	dir := filepath.Join(testenv.SharedDir(t), "fixtures", "macos", "munkitools-2.8.1.2847")
+	dir := testenv.Fixture(t, "macos/munkitools-2.8.1.2847")
 	data, err := os.ReadFile(filepath.Join(dir, "xar-prefix.bin"))
 	if err != nil {
 		t.Fatal(err)
@@ -198,7 +198,7 @@ func TestReadsAppleArchivePrefix(t *testing.T) {
 }
 
 func TestReadsSignedAppleTOC(t *testing.T) {
-	toc, err := os.ReadFile(filepath.Join(testenv.SharedDir(t), "fixtures", "macos", "zoom", "toc.xml"))
+	toc, err := os.ReadFile(testenv.Fixture(t, "macos/zoom/toc.xml"))
 	if err != nil {
 		t.Fatal(err)
 	}
