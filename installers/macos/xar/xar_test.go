@@ -213,11 +213,17 @@ func TestReadsSignedAppleTOC(t *testing.T) {
 
 func FuzzReader(f *testing.F) {
 	f.Add(build(f, sample))
+	s, _ := testSigner(f)
+	f.Add(buildSigned(f, s, sample))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := NewReader(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
 			return
 		}
+		for _, sig := range r.Signatures() {
+			r.SignatureBytes(sig)
+		}
+		r.VerifyRSA()
 		for _, h := range r.Members() {
 			if h.Type == TypeFile {
 				if rd, err := r.Open(h.Name); err == nil {
