@@ -320,3 +320,27 @@ func readBytes(t *testing.T, path string) []byte {
 	}
 	return data
 }
+
+// With a time-stamping authority the CMS signature carries its token and
+// still verifies.
+func TestTimestampedPackage(t *testing.T) {
+	openssl := testenv.RequireTool(t, "openssl")
+	p, leaf := signedPackage(t)
+	p.Signer.TimestampURL = leaf.PKI.StartTSA(t)
+	raw := takeApart(t, readBytes(t, buildPkg(t, p)))
+	dir := t.TempDir()
+	files := leaf.Write(t, dir)
+	cms := filepath.Join(dir, "cms.der")
+	digest := filepath.Join(dir, "digest.bin")
+	os.WriteFile(cms, raw.slot(raw.toc.CMS.Offset, raw.toc.CMS.Size), 0o644)
+	os.WriteFile(digest, raw.slot(0, 20), 0o644)
+	out, err := exec.Command(openssl, "cms", "-verify", "-inform", "DER", "-in", cms, "-binary", "-content", digest,
+		"-CAfile", files.CA, "-purpose", "any", "-out", os.DevNull).CombinedOutput()
+	if err != nil {
+		t.Fatalf("openssl cms -verify: %v\n%s", err, out)
+	}
+	printed, _ := exec.Command(openssl, "cms", "-cmsout", "-print", "-inform", "DER", "-in", cms).CombinedOutput()
+	if !strings.Contains(string(printed), "id-smime-aa-timeStampToken") {
+		t.Fatal("no timestamp token in the CMS signature")
+	}
+}

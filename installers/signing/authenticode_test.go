@@ -34,11 +34,13 @@ func requireVerified(t *testing.T, path, ca string) string {
 	return out
 }
 
+// requireRejected wants the failure to be the recomputed digest, not a
+// file osslsigncode cannot read.
 func requireRejected(t *testing.T, path, ca string) {
 	t.Helper()
 	out, err := osslVerify(t, path, ca)
-	if err == nil {
-		t.Fatalf("osslsigncode accepted a tampered %s:\n%s", filepath.Base(path), out)
+	if err == nil || !strings.Contains(out, "MISMATCH") {
+		t.Fatalf("osslsigncode did not find the digest changed in %s: %v\n%s", filepath.Base(path), err, out)
 	}
 }
 
@@ -203,6 +205,19 @@ func TestSignMSI(t *testing.T) {
 		t.Error("two signatures of the same MSI differ")
 	}
 
+	// Timestamped: osslsigncode checks the token against the TSA's root.
+	stamped := filepath.Join(dir, "stamped.msi")
+	os.WriteFile(stamped, unsigned, 0o644)
+	id := leaf.Identity()
+	id.TimestampURL = leaf.PKI.StartTSA(t)
+	if err := signing.SignMSI(id, stamped); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("osslsigncode", "verify", "-in", stamped, "-CAfile", files.CA, "-TSA-CAfile", files.CA).CombinedOutput(); err != nil ||
+		!strings.Contains(string(out), "Timestamp Server Signature verification: ok") {
+		t.Fatalf("timestamped MSI: %v\n%s", err, out)
+	}
+
 	// One byte of one stream changed, the compound file otherwise intact.
 	script := `import olefile, sys
 ole = olefile.OleFileIO(sys.argv[1], write_mode=True)
@@ -214,4 +229,38 @@ ole.close()`
 		t.Fatalf("tamper: %v\n%s", err, out)
 	}
 	requireRejected(t, msi, files.CA)
+}
+
+// With CTRLD_SIGN_TIMESTAMP_URL the signature carries an RFC 3161 token;
+// osslsigncode checks it against the TSA's root.
+func TestSignPEWithTimestamp(t *testing.T) {
+	testenv.RequireTool(t, "osslsigncode")
+	pki := signingtest.NewPKI(t)
+	leaf := pki.Leaf(t, signingtest.Windows())
+	files := leaf.Write(t, t.TempDir())
+	id := leaf.Identity()
+	id.TimestampURL = pki.StartTSA(t)
+	dir := t.TempDir()
+	exe := testenv.GoBuild(t, dir, "ctrld-install.exe", "./wrapper", "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
+	signed := filepath.Join(dir, "signed.exe")
+	if err := signing.SignPEFile(id, exe, signed); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("osslsigncode", "verify", "-in", signed, "-CAfile", files.CA, "-TSA-CAfile", files.CA).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Succeeded") || !strings.Contains(string(out), "Timestamp Server Signature verification: ok") {
+		t.Fatalf("osslsigncode verify: %v\n%s", err, out)
+	}
+}
+
+func TestUnreachableTimestampAuthorityFails(t *testing.T) {
+	leaf := signingtest.NewPKI(t).Leaf(t, signingtest.Windows())
+	id := leaf.Identity()
+	id.TimestampURL = "http://127.0.0.1:1/"
+	exe := testenv.GoBuild(t, t.TempDir(), "ctrld-install.exe", "./wrapper", "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
+	var out bytes.Buffer
+	f, _ := os.Open(exe)
+	defer f.Close()
+	if err := signing.SignPE(id, f, &out); err == nil || !strings.Contains(err.Error(), "timestamp") || out.Len() != 0 {
+		t.Fatalf("SignPE = %v with %d bytes written", err, out.Len())
+	}
 }
