@@ -2,9 +2,11 @@ package xar
 
 import (
 	"bytes"
+	"compress/zlib"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/sha1"
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/binary"
@@ -251,4 +253,56 @@ func decodeCert(t *testing.T, text string) []byte {
 		t.Fatal(err)
 	}
 	return der
+}
+
+// rewriteTOC edits an archive's TOC and makes its digest match again,
+// leaving the rest of the heap as it was.
+func rewriteTOC(t *testing.T, data []byte, edit func(string) string) []byte {
+	t.Helper()
+	zlen := binary.BigEndian.Uint64(data[8:])
+	plain, err := inflate(data[28:28+zlen], int64(binary.BigEndian.Uint64(data[16:])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := edit(string(plain))
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	io.WriteString(zw, text)
+	zw.Close()
+	hdr := bytes.Clone(data[:28])
+	binary.BigEndian.PutUint64(hdr[8:], uint64(z.Len()))
+	binary.BigEndian.PutUint64(hdr[16:], uint64(len(text)))
+	sum := sha1.Sum(z.Bytes())
+	out := append(append(append(hdr, z.Bytes()...), sum[:]...), data[28+zlen+20:]...)
+	return out
+}
+
+func TestReaderRefusesBadSignatureElements(t *testing.T) {
+	s, _ := testSigner(t)
+	data := buildSigned(t, s, sample)
+	cases := map[string]func(string) string{
+		"slot past the end": func(x string) string {
+			return strings.Replace(x, "<size>256</size>", "<size>999999</size>", 1)
+		},
+		"negative offset": func(x string) string {
+			return strings.Replace(x, "<offset>20</offset>", "<offset>-5</offset>", 1)
+		},
+		"certificate not base64": func(x string) string {
+			return strings.Replace(x, "<X509Certificate>", "<X509Certificate>*not base64*", 1)
+		},
+	}
+	for name, edit := range cases {
+		t.Run(name, func(t *testing.T) {
+			bad := rewriteTOC(t, data, edit)
+			if _, err := NewReader(bytes.NewReader(bad), int64(len(bad))); !errors.Is(err, ErrFormat) {
+				t.Fatalf("NewReader = %v, want ErrFormat", err)
+			}
+		})
+	}
+	// The signatures cover the compressed TOC bytes: the same XML
+	// compressed at another level reads, but no longer verifies.
+	same := rewriteTOC(t, data, func(x string) string { return x })
+	if _, err := open(t, same).VerifyRSA(); !errors.Is(err, ErrChecksum) {
+		t.Fatalf("a TOC re-compressed after signing must fail the RSA check, got %v", err)
+	}
 }
