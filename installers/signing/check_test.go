@@ -45,6 +45,8 @@ func TestCheckRefusesWithAClearMessage(t *testing.T) {
 	application.Markers = []asn1.ObjectIdentifier{signing.OIDDeveloperIDApplication}
 	noEKU := signingtest.Windows()
 	noEKU.ExtKeyUsage = nil
+	encipherOnly := signingtest.Installer()
+	encipherOnly.KeyUsage = x509.KeyUsageKeyEncipherment
 
 	cases := []struct {
 		name    string
@@ -58,6 +60,7 @@ func TestCheckRefusesWithAClearMessage(t *testing.T) {
 		{"code-signing certificate for a pkg", win.Identity(), signing.MacInstaller, "1.2.840.113635.100.4.13 missing"},
 		{"installer certificate for Windows", mac.Identity(), signing.WindowsCode, "codeSigning"},
 		{"no extended key usage", pki.Leaf(t, noEKU).Identity(), signing.WindowsCode, "not a Windows code signing certificate"},
+		{"key usage without digital signature", pki.Leaf(t, encipherOnly).Identity(), signing.MacInstaller, "does not allow digital signatures"},
 		{"Developer ID Application", pki.Leaf(t, application).Identity(), signing.MacInstaller, "Developer ID Application"},
 		{"chain out of order", &signing.Identity{Chain: []*x509.Certificate{win.Cert, win.PKI.Root, win.PKI.Intermediate}, Key: win.Key}, signing.WindowsCode, "leaf first"},
 		{"no key", &signing.Identity{Chain: win.Chain()}, signing.WindowsCode, "no certificate or no key"},

@@ -2,6 +2,7 @@ package signing_test
 
 import (
 	"crypto/x509"
+	"encoding/pem"
 	"errors"
 	"os"
 	"path/filepath"
@@ -100,6 +101,8 @@ func TestFromEnvRefusesBadSetUps(t *testing.T) {
 	expired := pki.Leaf(t, expiredOpts)
 	wf, mf, ef := win.Write(t, mkdir(t, "w")), mac.Write(t, mkdir(t, "m")), expired.Write(t, mkdir(t, "e"))
 	pfx := writePFX(t, mac, "right")
+	encrypted := filepath.Join(t.TempDir(), "encrypted.pem")
+	os.WriteFile(encrypted, pem.EncodeToMemory(&pem.Block{Type: "ENCRYPTED PRIVATE KEY", Bytes: []byte("opaque")}), 0o600)
 	// The certificate file given as the key: its bytes must not be echoed.
 	cases := []struct {
 		name string
@@ -114,6 +117,7 @@ func TestFromEnvRefusesBadSetUps(t *testing.T) {
 		{"wrong password", map[string]string{signing.EnvPkgPFX: pfx, signing.EnvPkgPFXPassword: "wrong"}, "wrong PKCS#12 password"},
 		{"certificate as key", map[string]string{signing.EnvWindowsCert: wf.Cert, signing.EnvWindowsKey: wf.Cert}, "not an RSA or ECDSA private key"},
 		{"key as certificate", map[string]string{signing.EnvWindowsCert: wf.Key, signing.EnvWindowsKey: wf.Key}, "holds certificates only"},
+		{"encrypted PEM key", map[string]string{signing.EnvWindowsCert: wf.Cert, signing.EnvWindowsKey: encrypted}, "encrypted PEM keys are not supported"},
 		{"missing file", map[string]string{signing.EnvWindowsCert: wf.Cert, signing.EnvWindowsKey: "/nonexistent/key.pem"}, "no such file"},
 		{"old productsign identity", map[string]string{signing.EnvOldPkgIdentity: "Developer ID Installer: X"}, "no longer used"},
 		{"bad timestamp URL", map[string]string{signing.EnvTimestampURL: "tsa.example"}, "RFC 3161"},

@@ -6,6 +6,7 @@ package signingtest
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
@@ -40,6 +41,8 @@ type Options struct {
 	// Markers are extra extensions with a NULL value.
 	Markers             []asn1.ObjectIdentifier
 	NotBefore, NotAfter time.Time
+	// KeyUsage defaults to digital signature.
+	KeyUsage x509.KeyUsage
 }
 
 // Windows is a code-signing leaf.
@@ -141,7 +144,7 @@ func (p *PKI) Leaf(t testing.TB, o Options) *Leaf {
 	k := key(t)
 	tmpl := &x509.Certificate{
 		Subject:     pkix.Name{CommonName: o.Name, OrganizationalUnit: []string{"TEAM000000"}, Organization: []string{"ctrld-install tests"}},
-		KeyUsage:    x509.KeyUsageDigitalSignature,
+		KeyUsage:    cmp.Or(o.KeyUsage, x509.KeyUsageDigitalSignature),
 		ExtKeyUsage: o.ExtKeyUsage,
 		NotBefore:   o.NotBefore, NotAfter: o.NotAfter,
 	}
