@@ -31,8 +31,8 @@ type signedTOC struct {
 		Offset int64  `xml:"offset"`
 		Size   int64  `xml:"size"`
 	} `xml:"toc>checksum"`
-	RSA  slotElement `xml:"toc>signature"`
-	CMS  slotElement `xml:"toc>x-signature"`
+	RSA slotElement `xml:"toc>signature"`
+	CMS slotElement `xml:"toc>x-signature"`
 	// Members in the component folder, and at the top.
 	Data    []dataElement `xml:"toc>file>file>data"`
 	TopData []dataElement `xml:"toc>file>data"`
