@@ -79,6 +79,13 @@ func TestSignPEEveryWindowsArchitecture(t *testing.T) {
 			if !bytes.Equal(data, readFile(t, again)) {
 				t.Error("two signatures of the same executable differ")
 			}
+			// Signing a signed file replaces its signature.
+			if err := signing.SignPEFile(leaf.Identity(), signed, again); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(data, readFile(t, again)) {
+				t.Error("re-signing did not replace the signature")
+			}
 			tamperPE(t, signed)
 			requireRejected(t, signed, files.CA)
 		})
@@ -204,6 +211,10 @@ func TestSignMSI(t *testing.T) {
 	if !bytes.Equal(signed, readFile(t, again)) {
 		t.Error("two signatures of the same MSI differ")
 	}
+	if err := signing.SignMSI(leaf.Identity(), again); err != nil {
+		t.Fatal(err)
+	}
+	requireVerified(t, again, files.CA)
 
 	// Timestamped: osslsigncode checks the token against the TSA's root.
 	stamped := filepath.Join(dir, "stamped.msi")

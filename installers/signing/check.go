@@ -90,12 +90,12 @@ func checkChainOrder(chain []*x509.Certificate) error {
 }
 
 func checkValidity(c *x509.Certificate, now time.Time) error {
-	const day = "2006-01-02 15:04:05 UTC"
+	const stamp = "2006-01-02 15:04:05 UTC"
 	switch {
 	case now.Before(c.NotBefore):
-		return fmt.Errorf("%w: certificate %q is not valid before %s", ErrIdentity, c.Subject.CommonName, c.NotBefore.UTC().Format(day))
+		return fmt.Errorf("%w: certificate %q is not valid before %s", ErrIdentity, c.Subject.CommonName, c.NotBefore.UTC().Format(stamp))
 	case now.After(c.NotAfter):
-		return fmt.Errorf("%w: certificate %q expired on %s", ErrIdentity, c.Subject.CommonName, c.NotAfter.UTC().Format(day))
+		return fmt.Errorf("%w: certificate %q expired on %s", ErrIdentity, c.Subject.CommonName, c.NotAfter.UTC().Format(stamp))
 	}
 	return nil
 }
