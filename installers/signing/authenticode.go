@@ -2,12 +2,14 @@ package signing
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/sassoftware/relic/v8/lib/authenticode"
@@ -61,12 +63,18 @@ func SignPE(id *Identity, in io.Reader, out io.Writer) error {
 	return err
 }
 
-// applyPatch returns image with the patch's regions replaced; regions
-// come sorted by offset and do not overlap.
+// applyPatch returns image with the patch's regions replaced; regions do
+// not overlap.
 func applyPatch(image []byte, p *binpatch.PatchSet) []byte {
+	order := make([]int, len(p.Patches))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(p.Patches[a].Offset, p.Patches[b].Offset) })
 	var b bytes.Buffer
 	pos := int64(0)
-	for i, h := range p.Patches {
+	for _, i := range order {
+		h := p.Patches[i]
 		b.Write(image[pos:h.Offset])
 		b.Write(p.Blobs[i])
 		pos = h.Offset + int64(h.OldSize)
