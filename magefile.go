@@ -18,6 +18,7 @@ import (
 	"github.com/magefile/mage/mg"
 	"github.com/magefile/mage/sh"
 
+	"github.com/ctrld-install/ctrld-install/installers/signing"
 	"github.com/ctrld-install/ctrld-install/internal/release"
 )
 
@@ -39,10 +40,10 @@ func Build() error {
 // Dist builds every installer for every platform into dist/, with SHA256SUMS and manifest.json (demo ctrld unless CTRLD_DIR or CTRLD_RELEASE_DIR is set).
 func Dist() error { return dist() }
 
-// Pkg builds the macOS product archive with universal binaries into dist/ (productsign on macOS with CTRLD_PKG_SIGN_IDENTITY).
+// Pkg builds the macOS product archive with universal binaries into dist/ (signed in Go when CTRLD_SIGN_PKG_CERT and CTRLD_SIGN_PKG_KEY, or CTRLD_SIGN_PKG_PFX, are set).
 func Pkg() error { return dist("pkg") }
 
-// Msi builds the Windows MSIs (x64, arm64, x86) in Go into dist/ (signed when CTRLD_MSI_SIGN_CERT and CTRLD_MSI_SIGN_KEY are set).
+// Msi builds the Windows MSIs (x64, arm64, x86) in Go into dist/ (each ctrld-install.exe and MSI Authenticode-signed in Go when CTRLD_SIGN_WINDOWS_CERT and CTRLD_SIGN_WINDOWS_KEY, or CTRLD_SIGN_WINDOWS_PFX, are set).
 func Msi() error { return dist("msi") }
 
 // Deb builds the Debian packages (amd64, arm64, i386, armhf, armel) into dist/ (GPG-signed when CTRLD_PACKAGE_SIGNING_KEY is set).
@@ -127,12 +128,14 @@ func config() (release.Config, error) {
 		Out: distDir, Work: workDir, Repo: repo, Progress: os.Stdout,
 		CtrldDir: os.Getenv("CTRLD_DIR"), ArchiveDir: os.Getenv("CTRLD_RELEASE_DIR"),
 		Version: os.Getenv("VERSION"),
-		Signing: release.Signing{
-			PkgIdentity: os.Getenv("CTRLD_PKG_SIGN_IDENTITY"),
-			MsiCert:     os.Getenv("CTRLD_MSI_SIGN_CERT"), MsiKey: os.Getenv("CTRLD_MSI_SIGN_KEY"),
-			PackageGPGKey: os.Getenv("CTRLD_PACKAGE_SIGNING_KEY"),
-		},
 	}
+	// The identities load and are checked before anything is built; the
+	// messages name files and certificates, never key material.
+	ids, err := signing.FromEnv(os.Getenv)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Signing = release.Signing{Windows: ids.Windows, Pkg: ids.Pkg, PackageGPGKey: os.Getenv("CTRLD_PACKAGE_SIGNING_KEY")}
 	if cfg.Version == "" && cfg.ArchiveDir == "" {
 		v, err := gitVersion()
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/installers/signing"
 )
 
 // Stage builds ctrld-install and stages ctrld beside it for every platform
@@ -31,7 +32,11 @@ func (c *Config) stage(platforms []Platform) (map[Platform]Binaries, error) {
 	}
 	ldflags := "-s -w -buildid= -X " + contract.VersionVar + "=" + c.Version
 	wrappers, err := fanOut(platforms, func(p Platform) (string, error) {
-		return c.WrapperPath(p), c.goBuild(p, ldflags, c.WrapperPath(p), "./wrapper")
+		path := c.WrapperPath(p)
+		if err := c.goBuild(p, ldflags, path, "./wrapper"); err != nil {
+			return "", err
+		}
+		return path, c.signWrapper(p, path)
 	})
 	if err != nil {
 		return nil, err
@@ -41,6 +46,18 @@ func (c *Config) stage(platforms []Platform) (map[Platform]Binaries, error) {
 		staged[p] = Binaries{Platform: p, Ctrld: ctrld[i], Wrapper: wrappers[i]}
 	}
 	return staged, nil
+}
+
+// signWrapper Authenticode-signs a Windows ctrld-install.exe in place, right
+// after it is built, so every installer that carries it carries it signed.
+func (c Config) signWrapper(p Platform, path string) error {
+	if p.OS != "windows" || c.Signing.Windows == nil {
+		return nil
+	}
+	if err := signing.SignPEFile(c.Signing.Windows, path, path); err != nil {
+		return fmt.Errorf("sign %s for %s: %w", contract.Wrapper, p, err)
+	}
+	return nil
 }
 
 func (c Config) goBuild(p Platform, ldflags, out, pkg string) error {

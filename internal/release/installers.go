@@ -8,41 +8,30 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/installers/linux"
 	"github.com/ctrld-install/ctrld-install/installers/macos"
+	"github.com/ctrld-install/ctrld-install/installers/signing"
 	"github.com/ctrld-install/ctrld-install/installers/windows"
 )
 
-// pkgInstaller is the macOS product archive with universal binaries.
-type pkgInstaller struct {
-	pkg    macos.Package
-	signer *ProductSigner
-}
+// pkgInstaller is the macOS product archive with universal binaries; the
+// package signs itself when given an identity.
+type pkgInstaller struct{ pkg macos.Package }
 
 func newPkg(in Input) Installer {
 	var ctrld, wrapper []string
 	for _, b := range in.Binaries {
 		ctrld, wrapper = append(ctrld, b.Ctrld), append(wrapper, b.Wrapper)
 	}
-	signer, _ := in.Signer.(*ProductSigner)
-	return pkgInstaller{signer: signer, pkg: macos.Package{
+	return pkgInstaller{macos.Package{
 		Identifier: "com.controld.ctrld", Version: in.Version, MTime: in.MTime,
 		CtrldName: filepath.Base(ctrld[len(ctrld)-1]),
 		Ctrld:     universalInputs(ctrld), Wrapper: wrapper,
+		Signer: identityOf(in.Signer),
 	}}
 }
 
 func (i pkgInstaller) FileName() string { return i.pkg.FileName() }
 
-func (i pkgInstaller) Build(w io.Writer) (bool, error) {
-	if i.signer == nil {
-		return false, i.pkg.Build(w)
-	}
-	return true, viaFile(w, func(path string) error {
-		if err := writeWith(path, i.pkg.Build); err != nil {
-			return err
-		}
-		return i.signer.Sign(path)
-	})
-}
+func (i pkgInstaller) Build(w io.Writer) (bool, error) { return i.pkg.Build(w) }
 
 // universalInputs gives the pkg every Mac slice, or the one file when a
 // universal ("all") archive served both.
@@ -53,8 +42,12 @@ func universalInputs(slices []string) []string {
 	return slices
 }
 
-// msiInstaller is one Windows Installer package.
-type msiInstaller struct{ msi windows.Package }
+// msiInstaller is one Windows Installer package. Its ctrld-install.exe was
+// signed when it was staged; the MSI is signed last, once written.
+type msiInstaller struct {
+	msi windows.Package
+	id  *signing.Identity
+}
 
 // msiArch is Windows Installer's name for each Windows platform.
 var msiArch = map[string]string{"amd64": windows.ArchX64, "arm64": windows.ArchArm64, "386": windows.ArchX86}
@@ -62,16 +55,21 @@ var msiArch = map[string]string{"amd64": windows.ArchX64, "arm64": windows.ArchA
 func newMsi(in Input) Installer {
 	b := in.Binaries[0]
 	p := windows.Package{Version: msiVersion(in.Version), Arch: msiArch[b.Arch], MTime: in.MTime, Ctrld: b.Ctrld, Wrapper: b.Wrapper}
-	if s, ok := in.Signer.(*AuthenticodeSigner); ok {
-		p.Cert, p.Key = s.Cert, s.Key
-	}
-	return msiInstaller{p}
+	return msiInstaller{msi: p, id: identityOf(in.Signer)}
 }
 
 func (i msiInstaller) FileName() string { return i.msi.FileName() }
 
 func (i msiInstaller) Build(w io.Writer) (bool, error) {
-	return i.msi.Cert != "" && i.msi.Key != "", i.msi.Build(w)
+	if i.id == nil {
+		return false, i.msi.Build(w)
+	}
+	return true, viaFile(w, func(path string) error {
+		if err := writeWith(path, i.msi.Build); err != nil {
+			return err
+		}
+		return signing.SignMSI(i.id, path)
+	})
 }
 
 // msiVersion keeps the numeric x.y.z that Windows Installer compares.

@@ -57,11 +57,11 @@ var Kinds = []Kind{
 	{
 		Name: "pkg", OS: "darwin", Universal: true, New: newPkg,
 		Platforms: []Platform{{"darwin", "amd64"}, {"darwin", "arm64"}},
-		Signer:    pkgSigner, HowToSign: "productsign on macOS with CTRLD_PKG_SIGN_IDENTITY",
+		Signer:    pkgSigner, HowToSign: "CTRLD_SIGN_PKG_CERT and CTRLD_SIGN_PKG_KEY, or CTRLD_SIGN_PKG_PFX",
 	},
 	{
 		Name: "msi", OS: "windows", New: newMsi, Platforms: platformsOf("windows", MsiArches),
-		Signer: msiSigner, HowToSign: "CTRLD_MSI_SIGN_CERT and CTRLD_MSI_SIGN_KEY",
+		Signer: msiSigner, HowToSign: "CTRLD_SIGN_WINDOWS_CERT and CTRLD_SIGN_WINDOWS_KEY, or CTRLD_SIGN_WINDOWS_PFX",
 	},
 	{
 		Name: "deb", OS: "linux", New: newNfpm("deb"), Platforms: linuxPlatformsFor("deb"),

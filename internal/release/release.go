@@ -6,6 +6,7 @@ package release
 
 import (
 	"fmt"
+	"github.com/ctrld-install/ctrld-install/installers/signing"
 	"io"
 	"os"
 	"path/filepath"
@@ -92,11 +93,13 @@ func (c Config) wants(kind string) bool {
 	return false
 }
 
-// Signing holds the optional signing inputs.
+// Signing holds the optional signing inputs: nil identities and an empty
+// key file build unsigned. The identities are checked before they get
+// here (signing.FromEnv).
 type Signing struct {
-	PkgIdentity     string // productsign identity (macOS only)
-	MsiCert, MsiKey string // PEM, osslsigncode
-	PackageGPGKey   string // armored key for deb and rpm
+	Windows       *signing.Identity // Authenticode: every ctrld-install.exe and the MSIs
+	Pkg           *signing.Identity // the macOS pkg
+	PackageGPGKey string            // armored key for deb and rpm (nfpm)
 }
 
 // Demo reports whether the release carries the demo ctrld.

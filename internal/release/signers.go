@@ -1,11 +1,6 @@
 package release
 
-import (
-	"fmt"
-	"os"
-	"os/exec"
-	"runtime"
-)
+import "github.com/ctrld-install/ctrld-install/installers/signing"
 
 // Signer is how one kind's installers are signed. Each kind's installer
 // takes its own signer type; a kind with no signer ships unsigned and the
@@ -15,40 +10,22 @@ type Signer interface {
 	What() string
 }
 
-// ProductSigner signs a macOS pkg with productsign and a keychain identity.
-type ProductSigner struct{ Identity string }
+// IdentitySigner signs with a certificate chain and its leaf's key, in
+// Go: the pkg's xar signature, Authenticode for the MSI.
+type IdentitySigner struct{ Identity *signing.Identity }
 
-func (s *ProductSigner) What() string { return "productsign identity " + s.Identity }
+func (s *IdentitySigner) What() string { return "certificate " + s.Identity.Leaf().Subject.String() }
 
-// Sign signs the pkg at path in place.
-func (s *ProductSigner) Sign(path string) error {
-	signed := path + ".signed"
-	if out, err := exec.Command("productsign", "--sign", s.Identity, path, signed).CombinedOutput(); err != nil {
-		return fmt.Errorf("productsign: %v\n%s", err, out)
-	}
-	return os.Rename(signed, path)
-}
-
-// pkgSigner: productsign exists only on macOS.
-func pkgSigner(s Signing) Signer {
-	if runtime.GOOS != "darwin" || s.PkgIdentity == "" {
+func identitySigner(id *signing.Identity) Signer {
+	if id == nil {
 		return nil
 	}
-	return &ProductSigner{Identity: s.PkgIdentity}
+	return &IdentitySigner{Identity: id}
 }
 
-// AuthenticodeSigner signs the MSI and the wrapper inside it with a PEM
-// certificate and key.
-type AuthenticodeSigner struct{ Cert, Key string }
+func pkgSigner(s Signing) Signer { return identitySigner(s.Pkg) }
 
-func (s *AuthenticodeSigner) What() string { return "Authenticode certificate " + s.Cert }
-
-func msiSigner(s Signing) Signer {
-	if s.MsiCert == "" || s.MsiKey == "" {
-		return nil
-	}
-	return &AuthenticodeSigner{Cert: s.MsiCert, Key: s.MsiKey}
-}
+func msiSigner(s Signing) Signer { return identitySigner(s.Windows) }
 
 // GPGSigner signs deb and rpm packages with an armored private key file.
 type GPGSigner struct{ KeyFile string }
@@ -60,4 +37,12 @@ func gpgSigner(s Signing) Signer {
 		return nil
 	}
 	return &GPGSigner{KeyFile: s.PackageGPGKey}
+}
+
+// identityOf is the kind's identity, nil when it builds unsigned.
+func identityOf(s Signer) *signing.Identity {
+	if is, ok := s.(*IdentitySigner); ok {
+		return is.Identity
+	}
+	return nil
 }

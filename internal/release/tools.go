@@ -19,11 +19,10 @@ type Tool struct {
 	SigningOnly bool
 }
 
-// Tools is every external tool of the release build. Everything else is
-// pure Go.
-var Tools = []Tool{
-	{Name: "osslsigncode", Debian: "osslsigncode", Homebrew: "osslsigncode", Kinds: []string{"msi"}, SigningOnly: true},
-}
+// Tools is every external tool of the release build: none today, every
+// kind is built and signed in Go. A kind that ever needs a tool lists it
+// here, and dist installs or names it.
+var Tools = []Tool{}
 
 // MissingTools lists the tools that the wanted kinds need and PATH lacks.
 func MissingTools(cfg Config) []Tool {

@@ -8,24 +8,31 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctrld-install/ctrld-install/installers/signing/signingtest"
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
 )
 
+// A kind that needs a tool names it and its packages, and Dist stops
+// before building anything. No kind needs one today, so the test adds
+// one to the table.
 func TestMissingToolsNamePackagesPerOS(t *testing.T) {
+	saved := Tools
+	t.Cleanup(func() { Tools = saved })
+	Tools = []Tool{
+		{Name: "ctrld-test-packer", Debian: "ctrld-test-packer-deb", Homebrew: "ctrld-test-packer-brew", Kinds: []string{"msi"}},
+		{Name: "ctrld-test-signer", Debian: "ctrld-test-signer-deb", Homebrew: "ctrld-test-signer-brew", Kinds: []string{"msi"}, SigningOnly: true},
+	}
 	t.Setenv("PATH", t.TempDir())
 	cfg := baseConfig(t)
 	cfg.Version, cfg.Kinds = "1.0.0", []string{"msi"}
-	if missing := MissingTools(cfg); len(missing) != 0 {
-		t.Fatalf("an unsigned MSI needs %v", missing)
+	missing := MissingTools(cfg)
+	if len(missing) != 1 || missing[0].Name != "ctrld-test-packer" {
+		t.Fatalf("unsigned MSI: missing %v, want the packer only", missing)
 	}
-	cfg.Signing = Signing{MsiCert: "c.pem", MsiKey: "k.pem"}
-	err := MissingToolsError(MissingTools(cfg))
-	if err == nil {
-		t.Fatal("no error with an empty PATH")
-	}
-	for _, want := range []string{"missing tools for msi: osslsigncode;",
-		"Debian/Ubuntu: sudo apt-get install -y osslsigncode\n", "macOS:         brew install osslsigncode\n"} {
-		if !strings.Contains(err.Error(), want) {
+	err := MissingToolsError(missing)
+	for _, want := range []string{"missing tools for msi: ctrld-test-packer;",
+		"Debian/Ubuntu: sudo apt-get install -y ctrld-test-packer-deb\n", "macOS:         brew install ctrld-test-packer-brew\n"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("message %q lacks %q", err, want)
 		}
 	}
@@ -34,6 +41,10 @@ func TestMissingToolsNamePackagesPerOS(t *testing.T) {
 	}
 	if _, err := os.Stat(cfg.Work); err == nil {
 		t.Error("Dist built binaries before checking its tools")
+	}
+	cfg.Signing = Signing{Windows: signingtest.NewPKI(t).Leaf(t, signingtest.Windows()).Identity()}
+	if len(MissingTools(cfg)) != 2 {
+		t.Error("a signed MSI does not ask for its signing-only tool")
 	}
 }
 
