@@ -41,13 +41,14 @@ func TestPlainCloneVetsAndTests(t *testing.T) {
 	}
 }
 
-// runIn runs a command with CI unset and fails the test on a non-zero exit.
+// runIn runs a command as on a fresh machine, with CI and the real ctrld
+// (CTRLD_REAL) unset, and fails the test on a non-zero exit.
 func runIn(t *testing.T, dir, name string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "CI=") {
+		if !strings.HasPrefix(kv, "CI=") && !strings.HasPrefix(kv, "CTRLD_REAL=") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
