@@ -18,6 +18,7 @@ import (
 	"github.com/magefile/mage/mg"
 	"github.com/magefile/mage/sh"
 
+	"github.com/ctrld-install/ctrld-install/installers/signing"
 	"github.com/ctrld-install/ctrld-install/internal/release"
 )
 
@@ -26,33 +27,32 @@ const (
 	workDir = "build"
 )
 
-// Build cross-compiles ctrld-install (and stages ctrld beside it) for macOS, Windows and Linux, amd64 and arm64, into dist/bin.
+// Build cross-compiles ctrld-install (and stages ctrld beside it) for every platform ctrld ships into dist/bin.
 func Build() error {
 	cfg, err := config()
 	if err != nil {
 		return err
 	}
-	cfg.Work, cfg.Kinds = distDir, []string{"none"}
-	_, err = release.Dist(cfg)
-	return err
+	cfg.Work = distDir
+	return release.Stage(cfg)
 }
 
 // Dist builds every installer for every platform into dist/, with SHA256SUMS and manifest.json (demo ctrld unless CTRLD_DIR or CTRLD_RELEASE_DIR is set).
 func Dist() error { return dist() }
 
-// Pkg builds the macOS product archive with universal binaries into dist/ (productsign on macOS with CTRLD_PKG_SIGN_IDENTITY).
+// Pkg builds the macOS product archive with universal binaries into dist/ (signed in Go when CTRLD_SIGN_PKG_CERT and CTRLD_SIGN_PKG_KEY, or CTRLD_SIGN_PKG_PFX, are set).
 func Pkg() error { return dist("pkg") }
 
-// Msi builds the Windows MSIs (x64, arm64, x86) in Go into dist/ (signed when CTRLD_MSI_SIGN_CERT and CTRLD_MSI_SIGN_KEY are set).
+// Msi builds the Windows MSIs (x64, arm64, x86) in Go into dist/ (each ctrld-install.exe and MSI Authenticode-signed in Go when CTRLD_SIGN_WINDOWS_CERT and CTRLD_SIGN_WINDOWS_KEY, or CTRLD_SIGN_WINDOWS_PFX, are set).
 func Msi() error { return dist("msi") }
 
-// Deb builds the Debian packages (amd64, arm64) into dist/ (GPG-signed when CTRLD_PACKAGE_SIGNING_KEY is set).
+// Deb builds the Debian packages (amd64, arm64, i386, armhf, armel) into dist/ (GPG-signed when CTRLD_PACKAGE_SIGNING_KEY is set).
 func Deb() error { return dist("deb") }
 
-// Rpm builds the RPM packages (amd64, arm64) into dist/ (GPG-signed when CTRLD_PACKAGE_SIGNING_KEY is set).
+// Rpm builds the RPM packages (x86_64, aarch64, i686, armv7hl, armv6hl, armv5tel) into dist/ (GPG-signed when CTRLD_PACKAGE_SIGNING_KEY is set).
 func Rpm() error { return dist("rpm") }
 
-// Tarball builds the tar.gz archives with install.sh (amd64, arm64) into dist/.
+// Tarball builds the tar.gz archives with install.sh (amd64, arm64, 386, armv5, armv6, armv7) into dist/.
 func Tarball() error { return dist("tar.gz") }
 
 // IntuneCodes writes dist/intune-return-codes.json (Graph win32LobAppReturnCode entries) from the code table.
@@ -62,6 +62,9 @@ func IntuneCodes() error { return dist("intune-return-codes") }
 func Reproducible() error {
 	cfg, err := config()
 	if err != nil {
+		return err
+	}
+	if err := ensureTools(cfg); err != nil {
 		return err
 	}
 	if err := release.CheckReproducible(cfg); err != nil {
@@ -77,8 +80,45 @@ func dist(kinds ...string) error {
 		return err
 	}
 	cfg.Kinds = kinds
+	if err := ensureTools(cfg); err != nil {
+		return err
+	}
 	_, err = release.Dist(cfg)
 	return err
+}
+
+// ensureTools installs the build tools the wanted kinds lack where it can
+// (root on Debian), and otherwise names what to install on each OS.
+func ensureTools(cfg release.Config) error {
+	missing := release.MissingTools(cfg)
+	if len(missing) == 0 || !canApt() {
+		return release.MissingToolsError(missing)
+	}
+	fmt.Println("installing the missing build tools:", strings.Join(release.DebianPackages(missing), " "))
+	if err := aptInstall(release.DebianPackages(missing)); err != nil {
+		return err
+	}
+	return release.MissingToolsError(release.MissingTools(cfg))
+}
+
+// canApt: root on Debian or a derivative, where apt-get installs for us.
+func canApt() bool {
+	if os.Geteuid() != 0 {
+		return false
+	}
+	if _, err := os.Stat("/etc/debian_version"); err != nil {
+		return false
+	}
+	_, err := exec.LookPath("apt-get")
+	return err == nil
+}
+
+func aptInstall(pkgs []string) error {
+	env := map[string]string{"DEBIAN_FRONTEND": "noninteractive"}
+	if err := sh.RunWith(env, "apt-get", "update", "-qq"); err != nil {
+		return err
+	}
+	return sh.RunWith(env, "apt-get", append([]string{"install", "-y", "-qq", "--no-install-recommends"}, pkgs...)...)
 }
 
 // config reads the release inputs from the environment.
@@ -88,12 +128,14 @@ func config() (release.Config, error) {
 		Out: distDir, Work: workDir, Repo: repo, Progress: os.Stdout,
 		CtrldDir: os.Getenv("CTRLD_DIR"), ArchiveDir: os.Getenv("CTRLD_RELEASE_DIR"),
 		Version: os.Getenv("VERSION"),
-		Signing: release.Signing{
-			PkgIdentity: os.Getenv("CTRLD_PKG_SIGN_IDENTITY"),
-			MsiCert:     os.Getenv("CTRLD_MSI_SIGN_CERT"), MsiKey: os.Getenv("CTRLD_MSI_SIGN_KEY"),
-			PackageGPGKey: os.Getenv("CTRLD_PACKAGE_SIGNING_KEY"),
-		},
 	}
+	// The identities load and are checked before anything is built; the
+	// messages name files and certificates, never key material.
+	ids, err := signing.FromEnv(os.Getenv)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.Signing = release.Signing{Windows: ids.Windows, Pkg: ids.Pkg, PackageGPGKey: os.Getenv("CTRLD_PACKAGE_SIGNING_KEY")}
 	if cfg.Version == "" && cfg.ArchiveDir == "" {
 		v, err := gitVersion()
 		if err != nil {
@@ -135,16 +177,40 @@ func sourceDateEpoch() (time.Time, error) {
 	return time.Unix(secs, 0).UTC(), nil
 }
 
-// Tools installs, on Debian as root, every package the builds and tests need (the list in .ci/apt-packages).
+// Tools installs, on Debian as root, every package the builds and tests need that is missing (the list in .ci/apt-packages).
 func Tools() error {
+	if !canApt() {
+		return fmt.Errorf("tools: needs root on Debian; elsewhere install the packages in .ci/apt-packages by hand")
+	}
+	return installTestTools()
+}
+
+// installTestTools installs what .ci/apt-packages lists and dpkg lacks.
+func installTestTools() error {
 	pkgs, err := aptPackages()
 	if err != nil {
 		return err
 	}
-	if err := sh.RunV("apt-get", "update"); err != nil {
-		return err
+	var missing []string
+	for _, p := range pkgs {
+		if out, err := exec.Command("dpkg-query", "-W", "-f=${Status}", p).Output(); err != nil || !strings.HasSuffix(string(out), " installed") {
+			missing = append(missing, p)
+		}
 	}
-	return sh.RunV("apt-get", append([]string{"install", "-y", "--no-install-recommends"}, pkgs...)...)
+	if len(missing) == 0 {
+		return nil
+	}
+	fmt.Println("installing test tools from .ci/apt-packages:", strings.Join(missing, " "))
+	return aptInstall(missing)
+}
+
+// TestTools installs the real-install tiers' tools when it runs as root on Debian; elsewhere those tiers skip (and fail under CI=true).
+func TestTools() error {
+	if !canApt() {
+		fmt.Println("test tools: not root on Debian, so nothing is installed: tests needing dpkg, rpm, Wine or msitools skip (and fail under CI=true); install .ci/apt-packages to run them")
+		return nil
+	}
+	return installTestTools()
 }
 
 func aptPackages() ([]string, error) {
@@ -163,24 +229,85 @@ func aptPackages() ([]string, error) {
 	return pkgs, sc.Err()
 }
 
-// Test runs every test tier: vet and cross-builds for all three OSes, unit tests, CLI scenarios, end-to-end installs, the release checks and short fuzzing.
+// Test runs every test tier: the tools they need (root on Debian), vet and cross-builds for all three OSes, unit tests, CLI scenarios, end-to-end installs, the release checks and short fuzzing.
 func Test() {
-	mg.SerialDeps(Vet, Build, UnitAndScenarios, Fuzz)
+	mg.SerialDeps(TestTools, Vet, Build, UnitAndScenarios, Fuzz)
 }
 
-// Vet runs go vet for Linux, Windows and macOS.
+// Vet runs go vet for Linux, Windows and macOS, the demo ctrld in testdata included.
 func Vet() error {
 	for _, goos := range []string{"linux", "windows", "darwin"} {
-		if err := sh.RunWith(map[string]string{"GOOS": goos}, "go", "vet", "./..."); err != nil {
+		// ./... skips testdata folders, so the demo ctrld is named.
+		if err := sh.RunWith(map[string]string{"GOOS": goos}, "go", "vet", "./...", "./testdata/fakectrld"); err != nil {
 			return fmt.Errorf("go vet for %s: %w", goos, err)
 		}
 	}
 	return nil
 }
 
-// UnitAndScenarios runs go test over the whole module: unit tests, CLI scenarios, end-to-end installs, release checks.
+// racePackages are the wrapper's packages (pipes, timers, signals) and the
+// format packages (the cabinet's spooling reader among them): every test
+// of theirs runs with -race. Left out: the CLI scenarios (./wrapper
+// itself), which run separately built binaries, so -race would watch only
+// the harness and distort the scenarios' memory ceilings; and the
+// installers built from the formats (./installers/macos), which only build
+// artifacts, where -race costs many times the time and watches no
+// goroutine.
+var racePackages = []string{
+	"./wrapper/codes/...", "./wrapper/internal/...", "./wrapper/settings/...",
+	"./installers/macos/bom", "./installers/macos/cpio", "./installers/macos/macho", "./installers/macos/xar",
+	"./installers/windows/cfb", "./installers/windows/msidb", "./installers/windows/cab",
+}
+
+// The release's goroutines are its fan-out: those tests, and one small
+// dist through it, run with -race. Its other tests only build artifacts,
+// where the race detector costs ten times the time and watches the same
+// fan-out code, so they run without it.
+const (
+	releasePackage   = "./internal/release"
+	releaseRaceTests = "^(TestFanOut.*|TestProgressLinesStayWhole|TestUnsignedKindsSayHowToSign)$"
+)
+
+// UnitAndScenarios runs go test over the whole module: unit tests, CLI scenarios, end-to-end installs, release checks (race detector on the wrapper, the format packages and the release's fan-out).
 func UnitAndScenarios() error {
-	return sh.RunV("go", "test", "-count=1", "-timeout", "40m", "./...")
+	race := append([]string{"test", "-count=1", "-race", "-timeout", "30m"}, racePackages...)
+	if err := sh.RunV("go", race...); err != nil {
+		return err
+	}
+	if err := sh.RunV("go", "test", "-count=1", "-race", "-run", releaseRaceTests, releasePackage); err != nil {
+		return err
+	}
+	if err := sh.RunV("go", "test", "-count=1", "-timeout", "30m", "-skip", releaseRaceTests, releasePackage); err != nil {
+		return err
+	}
+	rest, err := packagesExcept(append(racePackages, releasePackage))
+	if err != nil {
+		return err
+	}
+	return sh.RunV("go", append([]string{"test", "-count=1", "-timeout", "40m"}, rest...)...)
+}
+
+// packagesExcept lists the module's packages not matched by patterns.
+func packagesExcept(patterns []string) ([]string, error) {
+	all, err := sh.Output("go", "list", "./...")
+	if err != nil {
+		return nil, err
+	}
+	skip, err := sh.Output("go", append([]string{"list"}, patterns...)...)
+	if err != nil {
+		return nil, err
+	}
+	skipped := map[string]bool{}
+	for _, p := range strings.Fields(skip) {
+		skipped[p] = true
+	}
+	var rest []string
+	for _, p := range strings.Fields(all) {
+		if !skipped[p] {
+			rest = append(rest, p)
+		}
+	}
+	return rest, nil
 }
 
 // fuzzTargets are run briefly on every test run; longer runs are for

@@ -84,8 +84,15 @@ func noCanary(t *testing.T, root string) {
 	}
 }
 
+// dpkg runs the real dpkg on root. --root moves dpkg's database but not
+// its log, so the log goes into root too: the host's stays as it was.
+func dpkg(t *testing.T, root string, args ...string) (string, int) {
+	t.Helper()
+	return run(t, "dpkg", append([]string{"--root=" + root, "--log=" + filepath.Join(root, "var", "log", "dpkg.log")}, args...)...)
+}
+
 func dpkgStatus(t *testing.T, root string) string {
-	out, _ := run(t, "dpkg", "--root="+root, "-s", "ctrld")
+	out, _ := dpkg(t, root, "-s", "ctrld")
 	for _, line := range strings.Split(out, "\n") {
 		if s, ok := strings.CutPrefix(line, "Status: "); ok {
 			return s
@@ -95,12 +102,13 @@ func dpkgStatus(t *testing.T, root string) string {
 }
 
 // tree lists every path under root, for a before/after comparison. dpkg's
-// own bookkeeping files are left out, but not what it keeps for ctrld.
+// own bookkeeping files and its log are left out, but not what it keeps
+// for ctrld.
 func tree(root string) []string {
 	var paths []string
 	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		rel := strings.TrimPrefix(path, root)
-		bookkeeping := strings.HasPrefix(rel, "/var/lib/dpkg/") && !strings.Contains(rel, "ctrld")
+		bookkeeping := strings.HasPrefix(rel, "/var/lib/dpkg/") && !strings.Contains(rel, "ctrld") || rel == "/var/log/dpkg.log"
 		if err == nil && path != root && !bookkeeping {
 			paths = append(paths, rel)
 		}
@@ -115,10 +123,12 @@ func initDpkg(t *testing.T, root string) {
 	for _, d := range []string{"info", "updates", "triggers"} {
 		os.MkdirAll(filepath.Join(root, "var", "lib", "dpkg", d), 0o755)
 	}
+	os.MkdirAll(filepath.Join(root, "var", "log"), 0o755)
 	os.WriteFile(filepath.Join(root, "var", "lib", "dpkg", "status"), nil, 0o644)
 }
 
 func TestDebWithRealDpkg(t *testing.T) {
+	testenv.RealInstall(t, "dpkg installs into a chroot")
 	testenv.RequireTool(t, "dpkg")
 	ctrld, wrapper := binaries(t)
 	v1 := buildFile(t, Package{Name: "ctrld", Version: "1.0.0", Arch: "amd64", Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}, "deb")
@@ -129,17 +139,20 @@ func TestDebWithRealDpkg(t *testing.T) {
 
 	// No settings: installs cleanly and says so in one line.
 	scenario(t, root, "usr/bin")
-	out, code := run(t, "dpkg", "--root="+root, "-i", v1)
+	out, code := dpkg(t, root, "-i", v1)
 	if code != 0 || !strings.Contains(out, "ctrld: installed, not provisioned") || strings.Contains(out, "provisioning ") {
 		t.Fatalf("install without settings: exit %d\n%s", code, out)
 	}
-	run(t, "dpkg", "--root="+root, "--purge", "ctrld")
+	if log, _ := os.ReadFile(filepath.Join(root, "var", "log", "dpkg.log")); !strings.Contains(string(log), " install ctrld:") {
+		t.Fatalf("dpkg logged the install somewhere else than the chroot:\n%s", log)
+	}
+	dpkg(t, root, "--purge", "ctrld")
 
 	// Provisioning fails at the listener: dpkg fails, the package is
 	// half-configured, and our line is in dpkg's output.
 	writeSettings(t, root)
 	scenario(t, root, "usr/bin", "start.echo-token=1", "start.fail=listener,LISTENER_BIND_FAILED,41")
-	out, code = run(t, "dpkg", "--root="+root, "-i", v1)
+	out, code = dpkg(t, root, "-i", v1)
 	if code == 0 || !strings.Contains(out, "provisioning failed: stage=listener code=LISTENER_BIND_FAILED (exit 41)\n") {
 		t.Fatalf("failing provisioning: exit %d\n%s", code, out)
 	}
@@ -151,7 +164,7 @@ func TestDebWithRealDpkg(t *testing.T) {
 	// file of the failed attempt is older than this attempt by then.
 	time.Sleep(1100 * time.Millisecond)
 	scenario(t, root, "usr/bin")
-	out, code = run(t, "dpkg", "--root="+root, "--configure", "-a")
+	out, code = dpkg(t, root, "--configure", "-a")
 	if code != 0 || !strings.Contains(out, "provisioning complete (exit 0)\n") {
 		t.Fatalf("configure -a: exit %d\n%s", code, out)
 	}
@@ -162,7 +175,7 @@ func TestDebWithRealDpkg(t *testing.T) {
 	// Upgrade without any token: the existing service is reloaded.
 	os.Remove(filepath.Join(root, "etc", "controld", "ctrld-install.conf"))
 	os.Remove(filepath.Join(root, "tmp", "ctrld-calls"))
-	out, code = run(t, "dpkg", "--root="+root, "-i", v2)
+	out, code = dpkg(t, root, "-i", v2)
 	if code != 0 || !strings.Contains(out, "provisioning complete (exit 0)\n") {
 		t.Fatalf("upgrade: exit %d\n%s", code, out)
 	}
@@ -176,7 +189,7 @@ func TestDebWithRealDpkg(t *testing.T) {
 	noCanary(t, root)
 
 	// Purge: the service is uninstalled and nothing of ours is left.
-	out, code = run(t, "dpkg", "--root="+root, "--purge", "ctrld")
+	out, code = dpkg(t, root, "--purge", "ctrld")
 	if code != 0 {
 		t.Fatalf("purge: exit %d\n%s", code, out)
 	}
@@ -188,6 +201,7 @@ func TestDebWithRealDpkg(t *testing.T) {
 }
 
 func TestRpmWithRealRpm(t *testing.T) {
+	testenv.RealInstall(t, "rpm installs into a chroot")
 	testenv.RequireTool(t, "rpm")
 	ctrld, wrapper := binaries(t)
 	pkg := buildFile(t, Package{Name: "ctrld", Version: "1.0.0", Arch: "amd64", Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}, "rpm")
@@ -225,6 +239,7 @@ func TestRpmWithRealRpm(t *testing.T) {
 }
 
 func TestTarballInstallShUnderBusybox(t *testing.T) {
+	testenv.RealInstall(t, "install.sh in a chroot")
 	testenv.RequireTool(t, "chroot")
 	ctrld, wrapper := binaries(t)
 	archive := buildFile(t, Package{Name: "ctrld", Version: "1.0.0", Arch: "amd64", Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}, "tar.gz")

@@ -24,7 +24,7 @@ const (
 type Package struct {
 	Name    string // package name, "ctrld"
 	Version string
-	Arch    string // Go arch: amd64, arm64
+	Arch    string // ctrld's release name: amd64, arm64, 386, armv5, armv6, armv7
 	// Ctrld and Wrapper are the Linux binaries to package. The ctrld
 	// binary keeps its own name (ctrld or ctrld-client).
 	Ctrld, Wrapper string
@@ -67,5 +67,42 @@ func (p Package) check() error {
 	if p.Name == "" || p.Version == "" || p.Arch == "" || p.Ctrld == "" || p.Wrapper == "" {
 		return fmt.Errorf("linux package: name, version, arch and both binaries are required")
 	}
+	if _, ok := Arches[p.Arch]; !ok {
+		return fmt.Errorf("linux package: unknown architecture %q", p.Arch)
+	}
 	return nil
+}
+
+// ArchNames are one architecture's names in the deb and rpm formats; an
+// empty name means the format has none for it.
+type ArchNames struct{ Deb, RPM string }
+
+// Arches maps ctrld's Linux architectures to each format's name. Go's 386
+// port needs SSE2, so rpm's i686 (not i386). Debian's armhf port is ARMv7
+// and its armel port ARMv5, so ARMv6 gets no deb: its users install the
+// armel deb or the armv6 tarball. rpm has names for all three ARM levels.
+var Arches = map[string]ArchNames{
+	"amd64": {Deb: "amd64", RPM: "x86_64"},
+	"arm64": {Deb: "arm64", RPM: "aarch64"},
+	"386":   {Deb: "i386", RPM: "i686"},
+	"armv7": {Deb: "armhf", RPM: "armv7hl"},
+	"armv6": {Deb: "", RPM: "armv6hl"},
+	"armv5": {Deb: "armel", RPM: "armv5tel"},
+}
+
+// ArchName is arch's name in format (deb or rpm); the tarball keeps
+// ctrld's own name. Empty when the format has no name for arch.
+func ArchName(format, arch string) string {
+	names := Arches[arch]
+	switch format {
+	case "deb":
+		return names.Deb
+	case "rpm":
+		return names.RPM
+	case "tar.gz":
+		if _, ok := Arches[arch]; ok {
+			return arch
+		}
+	}
+	return ""
 }

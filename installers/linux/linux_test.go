@@ -164,3 +164,49 @@ func TestRemovalScriptsFollowTheContract(t *testing.T) {
 		t.Errorf("preremove does not run %q:\n%s", want, pre)
 	}
 }
+
+// Each architecture carries the format's own name for it, read back with
+// the format's tool.
+func TestArchitectureNamesReadBack(t *testing.T) {
+	dpkgDeb := testenv.RequireTool(t, "dpkg-deb")
+	rpm := testenv.RequireTool(t, "rpm")
+	ctrld, wrapper := fakeBinaries(t)
+	for arch, names := range Arches {
+		p := Package{Name: "ctrld", Version: "1.2.3", Arch: arch, Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}
+		if names.Deb != "" {
+			out, err := exec.Command(dpkgDeb, "-f", buildFile(t, p, "deb"), "Architecture").Output()
+			if err != nil || strings.TrimSpace(string(out)) != names.Deb {
+				t.Errorf("%s deb: Architecture %q, want %q (%v)", arch, out, names.Deb, err)
+			}
+			if name, _ := p.FileName("deb"); name != "ctrld_1.2.3_"+names.Deb+".deb" {
+				t.Errorf("%s deb file name %q", arch, name)
+			}
+		}
+		out, err := exec.Command(rpm, "-qp", "--qf", "%{ARCH}", buildFile(t, p, "rpm")).Output()
+		if err != nil || string(out) != names.RPM {
+			t.Errorf("%s rpm: ARCH %q, want %q (%v)", arch, out, names.RPM, err)
+		}
+		if name, _ := p.FileName("rpm"); name != "ctrld-1.2.3-1."+names.RPM+".rpm" {
+			t.Errorf("%s rpm file name %q", arch, name)
+		}
+		if p.TarballName() != "ctrld_1.2.3_linux_"+arch+".tar.gz" {
+			t.Errorf("%s tarball name %q", arch, p.TarballName())
+		}
+	}
+}
+
+func TestArchitectureWithoutANameIsRefused(t *testing.T) {
+	ctrld, wrapper := fakeBinaries(t)
+	armv6 := Package{Name: "ctrld", Version: "1.2.3", Arch: "armv6", Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}
+	if err := armv6.Build("deb", &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), `deb has no name for architecture "armv6"`) {
+		t.Errorf("armv6 deb: %v", err)
+	}
+	if _, err := armv6.FileName("deb"); err == nil {
+		t.Error("armv6 deb got a file name")
+	}
+	mips := armv6
+	mips.Arch = "mips"
+	if err := mips.BuildTarball(&bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), `unknown architecture "mips"`) {
+		t.Errorf("mips: %v", err)
+	}
+}

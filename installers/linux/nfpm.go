@@ -25,6 +25,9 @@ func (p Package) Build(format string, w io.Writer) error {
 	if err := p.check(); err != nil {
 		return err
 	}
+	if _, err := p.formatArch(format); err != nil {
+		return err
+	}
 	packager, err := nfpm.Get(format)
 	if err != nil {
 		return err
@@ -47,8 +50,21 @@ func (p Package) FileName(format string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	info := nfpm.WithDefaults(&nfpm.Info{Name: p.Name, Version: p.Version, Arch: p.Arch, Platform: "linux"})
+	arch, err := p.formatArch(format)
+	if err != nil {
+		return "", err
+	}
+	info := nfpm.WithDefaults(&nfpm.Info{Name: p.Name, Version: p.Version, Arch: arch, Platform: "linux"})
 	return packager.ConventionalFileName(info), nil
+}
+
+// formatArch is the package's architecture as format names it.
+func (p Package) formatArch(format string) (string, error) {
+	arch := ArchName(format, p.Arch)
+	if arch == "" {
+		return "", fmt.Errorf("linux package: %s has no name for architecture %q", format, p.Arch)
+	}
+	return arch, nil
 }
 
 // info is the nfpm description. nfpm reads scripts from files, so the
@@ -87,6 +103,8 @@ func (p Package) info(dir string) (*nfpm.Info, error) {
 			},
 		},
 	}
+	// Each format gets its own name for the architecture.
+	info.Deb.Arch, info.RPM.Arch = ArchName("deb", p.Arch), ArchName("rpm", p.Arch)
 	// A fixed build host keeps rpm output the same on every machine.
 	info.RPM.BuildHost = "ctrld-install"
 	if p.SigningKey != "" {

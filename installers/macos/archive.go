@@ -53,7 +53,7 @@ type docVars struct {
 
 // archive writes the product archive: the component's Bom, Payload,
 // Scripts and PackageInfo, then the Distribution.
-func (p Package) archive(w io.Writer, tree []entry) error {
+func (p Package) archive(w io.Writer, tree []entry, signer *xar.Signer) error {
 	arches, err := hostArchitectures(tree)
 	if err != nil {
 		return err
@@ -64,6 +64,7 @@ func (p Package) archive(w io.Writer, tree []entry) error {
 		Files: numberOfFiles(tree), KBytes: installKBytes(tree),
 	}
 	xw := xar.NewWriter(w, p.MTime)
+	xw.Signer = signer
 	steps := []struct {
 		h     xar.Header
 		write func(io.Writer) error

@@ -41,7 +41,7 @@ func BenchmarkBuildPkg(b *testing.B) {
 			b.SetBytes(int64(2 * mb << 20))
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := p.Build(io.Discard); err != nil {
+				if _, err := p.Build(io.Discard); err != nil {
 					b.Fatal(err)
 				}
 			}

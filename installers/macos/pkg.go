@@ -15,6 +15,8 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/macos/macho"
+	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
+	"github.com/ctrld-install/ctrld-install/installers/signing"
 )
 
 //go:embed scripts/postinstall
@@ -32,8 +34,11 @@ type Package struct {
 	Ctrld, Wrapper []string
 	CtrldName      string
 	// MTime stamps every entry and the archive; pin it for reproducible
-	// output.
+	// output. It is also the signature's signing time.
 	MTime time.Time
+	// Signer, when set, signs the package (a Developer ID Installer
+	// identity, or an organisation's installer-signing one).
+	Signer *signing.Identity
 }
 
 func (p Package) check() error {
@@ -53,11 +58,21 @@ func (p Package) ctrldName() string {
 // FileName is the conventional output name.
 func (p Package) FileName() string { return "ctrld-" + p.Version + ".pkg" }
 
-// Build writes the product archive to w.
-func (p Package) Build(w io.Writer) error {
+// Build writes the product archive to w and reports whether it signed
+// it. A signing identity that cannot sign fails before anything is
+// written.
+func (p Package) Build(w io.Writer) (signed bool, err error) {
 	if err := p.check(); err != nil {
-		return err
+		return false, err
 	}
+	signer, err := p.xarSigner(time.Now())
+	if err != nil {
+		return false, err
+	}
+	return signer != nil, p.build(w, signer)
+}
+
+func (p Package) build(w io.Writer, signer *xar.Signer) error {
 	work, err := os.MkdirTemp("", "ctrld-pkg")
 	if err != nil {
 		return err
@@ -75,7 +90,7 @@ func (p Package) Build(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return p.archive(w, tree)
+	return p.archive(w, tree, signer)
 }
 
 // universal returns the one file given, or merges several thin slices.

@@ -73,8 +73,12 @@ func buildPkg(t *testing.T, p Package) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Build(f); err != nil {
+	signed, err := p.Build(f)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if signed != (p.Signer != nil) {
+		t.Fatalf("Build reports signed=%v with signer %v", signed, p.Signer != nil)
 	}
 	f.Close()
 	return out

@@ -25,9 +25,6 @@ type Package struct {
 	Arch           string // ArchX64, ArchArm64 or ArchX86
 	Ctrld, Wrapper string // Windows binaries of that architecture; Ctrld keeps its file name
 	MTime          time.Time
-	// Cert and Key (PEM) sign ctrld-install.exe and the MSI with
-	// osslsigncode when both are set.
-	Cert, Key string
 }
 
 // FileName is the conventional output name: ctrld-<version>-<arch>.msi.
@@ -46,7 +43,8 @@ const (
 
 // Build writes the MSI to w. The files are read twice (hashes, then the
 // cabinet, which goes through a temporary file), so memory stays flat
-// however large they are.
+// however large they are. Signing is the caller's last step (the
+// signature covers every stream): sign Wrapper before, the MSI after.
 func (p Package) Build(w io.Writer) error {
 	plat, err := platformOf(p.Arch)
 	if err != nil {
@@ -60,22 +58,7 @@ func (p Package) Build(w io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	if !p.signing() {
-		return p.write(w, plat, p.Wrapper, work)
-	}
-	wrapper, err := p.sign(p.Wrapper, filepath.Join(work, wrapperName))
-	if err != nil {
-		return err
-	}
-	unsigned := filepath.Join(work, "unsigned.msi")
-	if err := writeFile(unsigned, func(f io.Writer) error { return p.write(f, plat, wrapper, work) }); err != nil {
-		return err
-	}
-	signed, err := p.sign(unsigned, filepath.Join(work, "signed.msi"))
-	if err != nil {
-		return err
-	}
-	return copyTo(w, signed)
+	return p.write(w, plat, p.Wrapper, work)
 }
 
 func (p Package) write(w io.Writer, plat platform, wrapper, work string) error {
@@ -172,28 +155,6 @@ func checkVersion(v string) error {
 		}
 	}
 	return nil
-}
-
-func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-func copyTo(w io.Writer, path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	_, err = io.Copy(w, f)
-	return err
 }
 
 // copyFrom copies exactly size bytes of the file at path: a file that

@@ -11,9 +11,10 @@ import (
 const BinaryEnv = "CTRLD_REAL"
 
 // Binary is the real ctrld named by CTRLD_REAL. Without one the tier skips
-// on a laptop and fails under CI.
+// on a laptop and fails under CI; -short skips it everywhere.
 func Binary(t testing.TB) string {
 	t.Helper()
+	testenv.RealInstall(t, "real ctrld, packages installed in a namespace")
 	path := os.Getenv(BinaryEnv)
 	if path == "" {
 		testenv.Unavailable(t, "%s is not set: it names the real ctrld binary this tier runs", BinaryEnv)

@@ -117,13 +117,16 @@ var insidePaths = map[string]bool{
 }
 
 // ctrldProcesses are the host's processes running ctrld or ctrld-install
-// from the places the scenarios install them.
+// from the places the scenarios install them. A process in another pid
+// namespace is inside a sandbox (this tier's, or another run's on the
+// same machine), not on the host.
 func ctrldProcesses() map[int]string {
 	procs := map[int]string{}
+	host := pidNamespace("self")
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
+		if err != nil || pidNamespace(e.Name()) != host {
 			continue
 		}
 		cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
@@ -133,6 +136,15 @@ func ctrldProcesses() map[int]string {
 		}
 	}
 	return procs
+}
+
+// pidNamespace is the pid namespace of /proc/<pid>, 0 when unreadable.
+func pidNamespace(pid string) uint64 {
+	var st syscall.Stat_t
+	if err := syscall.Stat("/proc/"+pid+"/ns/pid", &st); err != nil {
+		return 0
+	}
+	return st.Ino
 }
 
 // Compare lists what differs between two host snapshots.

@@ -14,19 +14,25 @@ import (
 )
 
 // archiveName matches ctrld's release archives:
-// ctrld_<version>_<os>_<arch>.tar.gz, or .zip for Windows. "all" is a
-// universal macOS build that serves both Mac architectures.
-var archiveName = regexp.MustCompile(`^(ctrld|ctrld-client)_([0-9][^_]*)_(linux|darwin|windows)_(amd64|arm64|386|all)\.(tar\.gz|zip)$`)
+// ctrld_<version>_<os>_<arch>.tar.gz, or .zip for Windows, where arch is
+// amd64, arm64, 386 or armv5/armv6/armv7. "all" is a universal macOS
+// build that serves both Mac architectures.
+var archiveName = regexp.MustCompile(`^(ctrld|ctrld-client)_([0-9][^_]*)_(linux|darwin|windows)_(amd64|arm64|386|armv[567]|all)\.(tar\.gz|zip)$`)
 
 // maxBinary bounds what is read from an archive member.
 const maxBinary = 512 << 20
 
-func (c *Config) fromArchives() (Ctrld, error) {
+// fromArchives extracts ctrld for each platform, in the platforms' order,
+// naming every platform without an archive at once.
+func (c *Config) fromArchives(platforms []Platform) ([]string, error) {
 	entries, err := os.ReadDir(c.ArchiveDir)
 	if err != nil {
 		return nil, err
 	}
-	staged := Ctrld{}
+	wanted := map[Platform]string{}
+	for _, p := range platforms {
+		wanted[p] = ""
+	}
 	version := ""
 	for _, e := range entries {
 		m := archiveName.FindStringSubmatch(e.Name())
@@ -37,18 +43,27 @@ func (c *Config) fromArchives() (Ctrld, error) {
 			return nil, fmt.Errorf("release archives disagree on the version: %s and %s", version, m[2])
 		}
 		version = m[2]
-		for _, p := range platformsOf(m[3], m[4]) {
+		for _, p := range archivePlatforms(m[3], m[4]) {
+			if _, ok := wanted[p]; !ok {
+				continue
+			}
 			out, err := c.extractCtrld(filepath.Join(c.ArchiveDir, e.Name()), m[5], p)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", e.Name(), err)
 			}
-			staged[p] = out
+			wanted[p] = out
 		}
 	}
-	for _, p := range Platforms {
-		if staged[p] == "" {
-			return nil, fmt.Errorf("no release archive for %s in %s", p, c.ArchiveDir)
+	var staged, missing []string
+	for _, p := range platforms {
+		if wanted[p] == "" {
+			missing = append(missing, fmt.Sprintf("ctrld_<version>_%s_%s.%s", p.OS, p.Arch, archiveExt(p.OS)))
 		}
+		staged = append(staged, wanted[p])
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("CTRLD_RELEASE_DIR %s lacks release archives that %s needs: %s",
+			c.ArchiveDir, c.kindsLabel(), strings.Join(missing, ", "))
 	}
 	if c.Version == "" {
 		c.Version = version
@@ -56,7 +71,14 @@ func (c *Config) fromArchives() (Ctrld, error) {
 	return staged, nil
 }
 
-func platformsOf(goos, arch string) []Platform {
+func archiveExt(goos string) string {
+	if goos == "windows" {
+		return "zip"
+	}
+	return "tar.gz"
+}
+
+func archivePlatforms(goos, arch string) []Platform {
 	if arch == "all" {
 		return []Platform{{goos, "amd64"}, {goos, "arm64"}}
 	}

@@ -1,91 +1,110 @@
 package release
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
+
+	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/installers/signing"
 )
 
-// buildWrappers cross-compiles ctrld-install for every platform.
-func (c Config) buildWrappers() error {
-	ldflags := "-s -w -buildid= -X github.com/ctrld-install/ctrld-install/wrapper/internal/cli.Version=" + c.Version
-	return c.forEachPlatform(func(p Platform) error {
-		return c.goBuild(p, ldflags, c.WrapperPath(p), "./wrapper")
+// Stage builds ctrld-install and stages ctrld beside it for every platform
+// ctrld ships, into Work/bin/<os>-<arch>, without packaging anything.
+func Stage(cfg Config) error {
+	if err := cfg.check(); err != nil {
+		return err
+	}
+	_, err := cfg.stage(Platforms)
+	return err
+}
+
+// stage builds the wrapper and stages ctrld for the given platforms.
+func (c *Config) stage(platforms []Platform) (map[Platform]Binaries, error) {
+	ctrld, err := c.stageCtrld(platforms)
+	if err != nil {
+		return nil, err
+	}
+	if c.Version == "" {
+		return nil, fmt.Errorf("no version: set VERSION, build from a git checkout, or give release archives")
+	}
+	ldflags := "-s -w -buildid= -X " + contract.VersionVar + "=" + c.Version
+	wrappers, err := fanOut(platforms, func(p Platform) (string, error) {
+		path := c.WrapperPath(p)
+		if err := c.goBuild(p, ldflags, path, "./wrapper"); err != nil {
+			return "", err
+		}
+		return path, c.signWrapper(p, path)
 	})
+	if err != nil {
+		return nil, err
+	}
+	staged := map[Platform]Binaries{}
+	for i, p := range platforms {
+		staged[p] = Binaries{Platform: p, Ctrld: ctrld[i], Wrapper: wrappers[i]}
+	}
+	return staged, nil
+}
+
+// signWrapper Authenticode-signs a Windows ctrld-install.exe in place, right
+// after it is built, so every installer that carries it carries it signed.
+func (c Config) signWrapper(p Platform, path string) error {
+	if p.OS != "windows" || c.Signing.Windows == nil {
+		return nil
+	}
+	if err := signing.SignPEFile(c.Signing.Windows, path, path); err != nil {
+		return fmt.Errorf("sign %s for %s: %w", contract.Wrapper, p, err)
+	}
+	return nil
 }
 
 func (c Config) goBuild(p Platform, ldflags, out, pkg string) error {
 	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", ldflags, "-o", out, pkg)
 	cmd.Dir = c.Repo
-	cmd.Env = append(os.Environ(), "GOOS="+p.OS, "GOARCH="+p.Arch, "CGO_ENABLED=0")
+	cmd.Env = append(os.Environ(), "GOOS="+p.OS, "GOARCH="+p.GOARCH(), "GOARM="+p.GOARM(), "CGO_ENABLED=0")
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build %s for %s: %v\n%s", pkg, p, err, msg)
 	}
 	return nil
 }
 
-// forEachPlatform runs fn for every platform in parallel.
-func (c Config) forEachPlatform(fn func(Platform) error) error {
-	errs := make([]error, len(Platforms))
-	var wg sync.WaitGroup
-	for i, p := range Platforms {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = fn(p)
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// Ctrld maps a platform to its staged ctrld binary.
-type Ctrld map[Platform]string
-
-// stageCtrld puts a ctrld beside each ctrld-install: from CtrldDir, from
-// the release archives, or the demo built from testdata. The binary keeps
-// its release name (ctrld or ctrld-client).
-func (c *Config) stageCtrld() (Ctrld, error) {
+// stageCtrld puts a ctrld beside each ctrld-install, in the platforms'
+// order: from CtrldDir, from the release archives, or the demo built from
+// testdata. The binary keeps its release name (ctrld or ctrld-client).
+func (c *Config) stageCtrld(platforms []Platform) ([]string, error) {
 	switch {
 	case c.ArchiveDir != "":
-		return c.fromArchives()
+		return c.fromArchives(platforms)
 	case c.CtrldDir != "":
-		return c.fromDir()
+		return c.fromDir(platforms)
 	}
-	staged := Ctrld{}
-	var mu sync.Mutex
-	err := c.forEachPlatform(func(p Platform) error {
+	return fanOut(platforms, func(p Platform) (string, error) {
 		out := filepath.Join(c.binDir(p), exeName("ctrld", p.OS))
-		if err := c.goBuild(p, "-s -w -buildid=", out, "./testdata/fakectrld"); err != nil {
-			return err
-		}
-		mu.Lock()
-		staged[p] = out
-		mu.Unlock()
-		return nil
+		return out, c.goBuild(p, "-s -w -buildid=", out, "./testdata/fakectrld")
 	})
-	return staged, err
 }
 
-func (c Config) fromDir() (Ctrld, error) {
-	staged := Ctrld{}
-	for _, p := range Platforms {
+// fromDir copies <os>-<arch>/ctrld for each platform, naming every
+// platform that is missing at once.
+func (c Config) fromDir(platforms []Platform) ([]string, error) {
+	var staged []string
+	var missing []error
+	for _, p := range platforms {
 		src, err := findCtrld(filepath.Join(c.CtrldDir, p.String()), p.OS)
 		if err != nil {
-			return nil, fmt.Errorf("ctrld for %s: %w", p, err)
+			missing = append(missing, err)
+			continue
 		}
 		out := filepath.Join(c.binDir(p), filepath.Base(src))
 		if err := copyFile(src, out, 0o755); err != nil {
 			return nil, err
 		}
-		staged[p] = out
+		staged = append(staged, out)
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("CTRLD_DIR lacks ctrld binaries that %s needs:\n%w", c.kindsLabel(), errors.Join(missing...))
 	}
 	return staged, nil
 }
@@ -100,7 +119,7 @@ func findCtrld(dir, goos string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("no ctrld or ctrld-client in %s", dir)
+	return "", fmt.Errorf("no %s or %s in %s", exeName("ctrld", goos), exeName("ctrld-client", goos), dir)
 }
 
 func copyFile(src, dst string, mode os.FileMode) error {

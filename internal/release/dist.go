@@ -5,38 +5,29 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
 
-// Dist builds the whole release into cfg.Out.
+// Dist builds the wanted kinds into cfg.Out, with SHA256SUMS and
+// manifest.json. Each kind needs only the platforms it packages.
 func Dist(cfg Config) ([]Artifact, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
-	if cfg.wants("msi") {
-		if err := CheckTools(cfg.Signing); err != nil {
-			return nil, err
-		}
+	kinds := cfg.wantedKinds()
+	if err := MissingToolsError(MissingTools(cfg)); err != nil {
+		return nil, err
 	}
 	if cfg.Demo() {
 		cfg.progress("DEMO BUILD: no ctrld binaries or release archives given, packaging the demo ctrld from testdata/fakectrld")
 	}
-	ctrld, err := cfg.stageCtrld()
+	staged, err := cfg.stage(platformsOfKinds(kinds))
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Version == "" {
-		return nil, fmt.Errorf("no version: set VERSION, build from a git checkout, or give release archives")
-	}
-	if err := cfg.buildWrappers(); err != nil {
-		return nil, err
-	}
-	jobs, err := cfg.jobs(ctrld)
-	if err != nil || len(jobs) == 0 {
-		return nil, err
-	}
-	arts, err := cfg.runJobs(jobs)
+	arts, err := fanOut(cfg.jobs(kinds, staged), cfg.runJob)
 	if err != nil {
 		return nil, err
 	}
@@ -51,6 +42,29 @@ func Dist(cfg Config) ([]Artifact, error) {
 		cfg.progress("DEMO BUILD: these artifacts carry the demo ctrld, not a real one")
 	}
 	return arts, nil
+}
+
+func (c Config) wantedKinds() []Kind {
+	var kinds []Kind
+	for _, k := range Kinds {
+		if c.wants(k.Name) {
+			kinds = append(kinds, k)
+		}
+	}
+	return kinds
+}
+
+// platformsOfKinds is every platform the kinds package, in Platforms order.
+func platformsOfKinds(kinds []Kind) []Platform {
+	var ps []Platform
+	for _, p := range Platforms {
+		for _, k := range kinds {
+			if slices.Contains(k.Platforms, p) && !slices.Contains(ps, p) {
+				ps = append(ps, p)
+			}
+		}
+	}
+	return ps
 }
 
 func writeSums(out string, arts []Artifact) error {

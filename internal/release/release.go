@@ -6,21 +6,41 @@ package release
 
 import (
 	"fmt"
+	"github.com/ctrld-install/ctrld-install/installers/signing"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
-// Platform is one OS/architecture pair.
+// Platform is one OS/architecture pair, named as ctrld's releases name
+// it: Arch is amd64, arm64, 386, or armv5/armv6/armv7 for 32-bit ARM.
 type Platform struct{ OS, Arch string }
 
 func (p Platform) String() string { return p.OS + "-" + p.Arch }
 
-// Platforms ctrld-install ships for.
+// GOARCH is the Go architecture that builds for p.
+func (p Platform) GOARCH() string {
+	if strings.HasPrefix(p.Arch, "armv") {
+		return "arm"
+	}
+	return p.Arch
+}
+
+// GOARM is the ARM version for GOARCH=arm, empty otherwise.
+func (p Platform) GOARM() string {
+	if v, ok := strings.CutPrefix(p.Arch, "armv"); ok {
+		return v
+	}
+	return ""
+}
+
+// Platforms ctrld ships for, and so ctrld-install too.
 var Platforms = []Platform{
 	{"darwin", "amd64"}, {"darwin", "arm64"},
-	{"linux", "amd64"}, {"linux", "arm64"},
+	{"linux", "amd64"}, {"linux", "arm64"}, {"linux", "386"},
+	{"linux", "armv5"}, {"linux", "armv6"}, {"linux", "armv7"},
 	{"windows", "amd64"}, {"windows", "arm64"}, {"windows", "386"},
 }
 
@@ -49,6 +69,16 @@ type Config struct {
 	// Kinds limits the build to these artifact kinds (pkg, msi, deb, rpm,
 	// tar.gz, intune-return-codes); empty builds all.
 	Kinds []string
+
+	out *progressWriter
+}
+
+// kindsLabel names the wanted kinds, for messages.
+func (c Config) kindsLabel() string {
+	if len(c.Kinds) == 0 {
+		return "the release"
+	}
+	return strings.Join(c.Kinds, ", ")
 }
 
 func (c Config) wants(kind string) bool {
@@ -63,11 +93,13 @@ func (c Config) wants(kind string) bool {
 	return false
 }
 
-// Signing holds the optional signing inputs.
+// Signing holds the optional signing inputs: nil identities and an empty
+// key file build unsigned. The identities are checked before they get
+// here (signing.FromEnv).
 type Signing struct {
-	PkgIdentity     string // productsign identity (macOS only)
-	MsiCert, MsiKey string // PEM, osslsigncode
-	PackageGPGKey   string // armored key for deb and rpm
+	Windows       *signing.Identity // Authenticode: every ctrld-install.exe and the MSIs
+	Pkg           *signing.Identity // the macOS pkg
+	PackageGPGKey string            // armored key for deb and rpm (nfpm)
 }
 
 // Demo reports whether the release carries the demo ctrld.
@@ -87,13 +119,16 @@ func exeName(name, goos string) string {
 	return name
 }
 
-func (c Config) progress(format string, args ...any) {
-	if c.Progress != nil {
-		fmt.Fprintf(c.Progress, format+"\n", args...)
-	}
-}
+func (c Config) progress(format string, args ...any) { c.out.printf(format, args...) }
 
-func (c Config) check() error {
+// check validates the configuration and readies the progress output.
+func (c *Config) check() error {
+	c.out = &progressWriter{w: c.Progress}
+	for _, k := range c.Kinds {
+		if _, ok := KindNamed(k); !ok {
+			return fmt.Errorf("release: unknown kind %q", k)
+		}
+	}
 	if c.Out == "" || c.Work == "" || c.Repo == "" {
 		return fmt.Errorf("release: Out, Work and Repo are required")
 	}

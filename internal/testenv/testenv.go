@@ -18,13 +18,27 @@ const Canary = "org-v1-canary-0d3f9a7c2b"
 // InCI reports whether the run is CI's (CI=true).
 func InCI() bool { return os.Getenv("CI") == "true" }
 
-// Unavailable skips the test, or fails it under CI.
+// Unavailable skips the test, or fails it under CI. Under -short it
+// skips even in CI: -short is how the fast CI job leaves out the tiers
+// that need real tools.
 func Unavailable(t testing.TB, format string, args ...any) {
 	t.Helper()
+	if testing.Short() {
+		t.Skipf("-short: "+format, args...)
+	}
 	if InCI() {
 		t.Fatalf("CI must run this test: "+format, args...)
 	}
 	t.Skipf(format, args...)
+}
+
+// RealInstall marks a tier that installs packages for real (dpkg, rpm,
+// msiexec under Wine): -short skips it, with the reason printed.
+func RealInstall(t testing.TB, tier string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("-short: skips the real-install tier (%s)", tier)
+	}
 }
 
 // RequireTool returns the path of a real tool the test needs.
@@ -43,14 +57,16 @@ func RepoRoot() string {
 	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
-// SharedDir is ../shared beside the checkout, where fixtures live.
-func SharedDir(t testing.TB) string {
+// Fixture is the path of a file or folder under the repository's
+// testdata/, named with slashes ("macos/zoom/toc.xml"). Fixtures are part
+// of the repository, so a missing one fails the test.
+func Fixture(t testing.TB, name string) string {
 	t.Helper()
-	dir := filepath.Join(RepoRoot(), "..", "shared")
-	if _, err := os.Stat(dir); err != nil {
-		Unavailable(t, "shared fixtures not found at %s", dir)
+	path := filepath.Join(RepoRoot(), "testdata", filepath.FromSlash(name))
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("fixture %s missing from testdata/: %v", name, err)
 	}
-	return dir
+	return path
 }
 
 // GoBuild builds a package of this module into dir and returns the binary.

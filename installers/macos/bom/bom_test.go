@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -130,7 +131,7 @@ func TestWriterRejectsBadOrder(t *testing.T) {
 }
 
 func fixture(t *testing.T, parts ...string) []byte {
-	data, err := os.ReadFile(filepath.Join(append([]string{testenv.SharedDir(t), "fixtures", "macos"}, parts...)...))
+	data, err := os.ReadFile(testenv.Fixture(t, "macos/"+path.Join(parts...)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -154,7 +154,7 @@ func TestReadsGNUCpioOutput(t *testing.T) {
 }
 
 func TestReadsApplePayload(t *testing.T) {
-	path := filepath.Join(testenv.SharedDir(t), "fixtures", "macos", "munkitools-2.8.1.2847", "munkitools_launchd-2.0.0.1969.pkg", "Payload")
+	path := testenv.Fixture(t, "macos/munkitools-2.8.1.2847/munkitools_launchd-2.0.0.1969.pkg/Payload")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)

@@ -23,6 +23,8 @@ type Reader struct {
 	byName   map[string]*entry
 	Created  string
 	tocBytes int64
+	digest   []byte
+	sigs     []Signature
 }
 
 type entry struct {
@@ -67,7 +69,9 @@ type tocDoc struct {
 			Offset int64  `xml:"offset"`
 			Size   int64  `xml:"size"`
 		} `xml:"checksum"`
-		Files []tocFile `xml:"file"`
+		Signatures  []tocSignature `xml:"signature"`
+		XSignatures []tocSignature `xml:"x-signature"`
+		Files       []tocFile      `xml:"file"`
 	} `xml:"toc"`
 }
 
@@ -101,6 +105,9 @@ func NewReader(r io.ReaderAt, size int64) (*Reader, error) {
 	}
 	x := &Reader{r: r, size: size, heap: hsize + int64(zlen), byName: map[string]*entry{}, Created: doc.TOC.Created, tocBytes: int64(zlen)}
 	if err := x.checkDigest(ztoc, algo, doc); err != nil {
+		return nil, err
+	}
+	if err := x.collectSignatures(doc); err != nil {
 		return nil, err
 	}
 	if err := x.collect(doc.TOC.Files, "", 0); err != nil {
@@ -137,6 +144,7 @@ func (x *Reader) checkDigest(ztoc []byte, algo uint32, doc tocDoc) error {
 	if !bytes.Equal(sum[:], stored) {
 		return fmt.Errorf("%w: TOC digest", ErrChecksum)
 	}
+	x.digest = stored
 	return nil
 }
 

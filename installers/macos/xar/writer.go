@@ -19,10 +19,13 @@ import (
 // as they arrive, so memory stays flat whatever their size; the archive is
 // written on Close, when the TOC is known.
 type Writer struct {
+	// Signer, when set before Close, signs the archive.
+	Signer *Signer
+
 	w       io.Writer
 	created time.Time
 	spool   *os.File
-	heapLen int64 // bytes in the spool, which starts at heap offset 20
+	heapLen int64 // bytes in the spool: the member data after the digest and signatures
 	root    []*member
 	byPath  map[string]*member
 	nextID  int
@@ -38,9 +41,11 @@ type member struct {
 }
 
 type dataInfo struct {
-	offset, length, size int64
-	archived, extracted  hash.Hash
-	encoding             string
+	// start is the offset in the member data; the heap offset adds the
+	// digest and signature slots before it.
+	start, length, size int64
+	archived, extracted hash.Hash
+	encoding            string
 }
 
 // NewWriter writes to w; created is the TOC's creation time (pin it for
@@ -112,7 +117,7 @@ func (w *Writer) startData(m *member) error {
 	if enc == "" {
 		enc = EncodingNone
 	}
-	m.data = &dataInfo{offset: digestSize + w.heapLen, archived: sha1.New(), extracted: sha1.New(), encoding: enc}
+	m.data = &dataInfo{start: w.heapLen, archived: sha1.New(), extracted: sha1.New(), encoding: enc}
 	w.cur = m
 	if enc == EncodingZlib {
 		zw, err := zlib.NewWriterLevel(w.heapWriter(), zlib.BestCompression)
@@ -165,19 +170,34 @@ func (w *Writer) endMember() error {
 	return nil
 }
 
-// Close writes the header, the compressed TOC, its digest and the heap,
-// and removes the spool. It does not close the underlying writer.
+// Close writes the header, the compressed TOC, its digest, the signature
+// slots when signing, and the heap, and removes the spool. Nothing is
+// written when signing fails. It does not close the underlying writer.
 func (w *Writer) Close() error {
 	defer w.removeSpool()
 	if err := w.endMember(); err != nil {
 		return err
 	}
-	tocXML := w.toc()
+	var slots layout
+	if w.Signer != nil {
+		var err error
+		if slots, err = w.Signer.layout(); err != nil {
+			return err
+		}
+	}
+	tocXML := w.toc(slots)
 	var ztoc bytes.Buffer
 	zw, _ := zlib.NewWriterLevel(&ztoc, zlib.BestCompression)
 	zw.Write(tocXML)
 	zw.Close()
 	digest := sha1.Sum(ztoc.Bytes())
+	var signatures []byte
+	if w.Signer != nil {
+		var err error
+		if signatures, err = w.Signer.sign(digest[:], slots, w.created); err != nil {
+			return err
+		}
+	}
 	hdr := make([]byte, headerSize)
 	binary.BigEndian.PutUint32(hdr[0:], magic)
 	binary.BigEndian.PutUint16(hdr[4:], headerSize)
@@ -185,7 +205,7 @@ func (w *Writer) Close() error {
 	binary.BigEndian.PutUint64(hdr[8:], uint64(ztoc.Len()))
 	binary.BigEndian.PutUint64(hdr[16:], uint64(len(tocXML)))
 	binary.BigEndian.PutUint32(hdr[24:], cksumSHA1)
-	for _, part := range [][]byte{hdr, ztoc.Bytes(), digest[:]} {
+	for _, part := range [][]byte{hdr, ztoc.Bytes(), digest[:], signatures} {
 		if _, err := w.w.Write(part); err != nil {
 			return err
 		}
@@ -208,25 +228,30 @@ func (w *Writer) removeSpool() {
 	}
 }
 
-// toc renders the table of contents.
-func (w *Writer) toc() []byte {
+// toc renders the table of contents; member data starts after the digest
+// and the signature slots.
+func (w *Writer) toc(slots layout) []byte {
 	var b bytes.Buffer
 	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<xar>\n <toc>\n")
 	fmt.Fprintf(&b, "  <creation-time>%s</creation-time>\n", w.created.UTC().Format("2006-01-02T15:04:05"))
 	b.WriteString("  <checksum style=\"sha1\">\n   <offset>0</offset>\n   <size>20</size>\n  </checksum>\n")
+	if w.Signer != nil {
+		w.Signer.writeSignatureElements(&b, slots)
+	}
+	base := digestSize + slots.total()
 	for _, m := range w.root {
-		writeMember(&b, m, "  ")
+		writeMember(&b, m, "  ", base)
 	}
 	b.WriteString(" </toc>\n</xar>\n")
 	return b.Bytes()
 }
 
-func writeMember(b *bytes.Buffer, m *member, indent string) {
+func writeMember(b *bytes.Buffer, m *member, indent string, base int64) {
 	fmt.Fprintf(b, "%s<file id=\"%d\">\n", indent, m.id)
 	in := indent + " "
 	if d := m.data; d != nil {
 		fmt.Fprintf(b, "%s<data>\n", in)
-		fmt.Fprintf(b, "%s <offset>%d</offset>\n%s <length>%d</length>\n%s <size>%d</size>\n", in, d.offset, in, d.length, in, d.size)
+		fmt.Fprintf(b, "%s <offset>%d</offset>\n%s <length>%d</length>\n%s <size>%d</size>\n", in, base+d.start, in, d.length, in, d.size)
 		fmt.Fprintf(b, "%s <encoding style=\"%s\"/>\n", in, d.encoding)
 		fmt.Fprintf(b, "%s <archived-checksum style=\"sha1\">%s</archived-checksum>\n", in, hex.EncodeToString(d.archived.Sum(nil)))
 		fmt.Fprintf(b, "%s <extracted-checksum style=\"sha1\">%s</extracted-checksum>\n", in, hex.EncodeToString(d.extracted.Sum(nil)))
@@ -246,7 +271,7 @@ func writeMember(b *bytes.Buffer, m *member, indent string) {
 	}
 	fmt.Fprintf(b, "%s<user>%s</user>\n%s<group>%s</group>\n", in, escape(user), in, escape(group))
 	for _, c := range m.children {
-		writeMember(b, c, in)
+		writeMember(b, c, in, base)
 	}
 	fmt.Fprintf(b, "%s</file>\n", indent)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"crypto/sha1"
+	"crypto/x509"
 	"encoding/binary"
 	"encoding/xml"
 	"errors"
@@ -161,7 +162,7 @@ func TestBsdtarReadsOurArchive(t *testing.T) {
 // The first 1,764 bytes of Apple's munkitools product archive: header,
 // compressed TOC and digest. Members' data is cut off.
 func TestReadsAppleArchivePrefix(t *testing.T) {
-	dir := filepath.Join(testenv.SharedDir(t), "fixtures", "macos", "munkitools-2.8.1.2847")
+	dir := testenv.Fixture(t, "macos/munkitools-2.8.1.2847")
 	data, err := os.ReadFile(filepath.Join(dir, "xar-prefix.bin"))
 	if err != nil {
 		t.Fatal(err)
@@ -197,8 +198,10 @@ func TestReadsAppleArchivePrefix(t *testing.T) {
 	}
 }
 
+// productsign's TOC (testdata/macos/zoom, see its README): the reader's
+// structs find both signatures and their certificate chains.
 func TestReadsSignedAppleTOC(t *testing.T) {
-	toc, err := os.ReadFile(filepath.Join(testenv.SharedDir(t), "fixtures", "macos", "zoom", "toc.xml"))
+	toc, err := os.ReadFile(testenv.Fixture(t, "macos/zoom/toc.xml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,18 +209,42 @@ func TestReadsSignedAppleTOC(t *testing.T) {
 	if err := xml.Unmarshal(toc, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.TOC.Checksum.Style != "sha1" && doc.TOC.Checksum.Style != "sha256" || len(doc.TOC.Files) == 0 {
+	if doc.TOC.Checksum.Style != "sha1" || len(doc.TOC.Files) == 0 {
 		t.Fatalf("signed TOC: %+v", doc.TOC.Checksum)
+	}
+	x := &Reader{size: 1 << 40}
+	if err := x.collectSignatures(doc); err != nil {
+		t.Fatal(err)
+	}
+	sigs := x.Signatures()
+	if len(sigs) != 2 || sigs[0].Style != StyleRSA || sigs[0].Offset != 20 || sigs[0].Size != 256 ||
+		sigs[1].Style != StyleCMS || sigs[1].Offset != 276 || sigs[1].Size != 9216 {
+		t.Fatalf("signatures %+v", sigs)
+	}
+	for _, s := range sigs {
+		if len(s.Certificates) != 3 {
+			t.Fatalf("%s: %d certificates", s.Style, len(s.Certificates))
+		}
+		leaf, err := x509.ParseCertificate(s.Certificates[0])
+		if err != nil || !strings.HasPrefix(leaf.Subject.CommonName, "Developer ID Installer: ") {
+			t.Fatalf("%s leaf: %v", s.Style, err)
+		}
 	}
 }
 
 func FuzzReader(f *testing.F) {
 	f.Add(build(f, sample))
+	s, _ := testSigner(f)
+	f.Add(buildSigned(f, s, sample))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := NewReader(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
 			return
 		}
+		for _, sig := range r.Signatures() {
+			r.SignatureBytes(sig)
+		}
+		r.VerifyRSA()
 		for _, h := range r.Members() {
 			if h.Type == TypeFile {
 				if rd, err := r.Open(h.Name); err == nil {

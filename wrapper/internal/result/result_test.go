@@ -111,7 +111,7 @@ func TestReadRefusesLinksAndBigFiles(t *testing.T) {
 }
 
 func TestReadsSharedFixture(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(testenv.SharedDir(t), "fixtures", "ctrld-output", "provision_result-listener.json"))
+	data, err := os.ReadFile(testenv.Fixture(t, "ctrld-output/provision_result-listener.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

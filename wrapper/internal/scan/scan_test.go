@@ -177,7 +177,7 @@ func TestConcurrentStreams(t *testing.T) {
 }
 
 func TestRealCtrldSamples(t *testing.T) {
-	dir := filepath.Join(testenv.SharedDir(t), "fixtures", "ctrld-output")
+	dir := testenv.Fixture(t, "ctrld-output")
 	cases := map[string]string{
 		"v1.5.6-shape-start-listener-41.txt": "LISTENER_BIND_FAILED",
 		"v1.5.0-start-cd-org-no-network.txt": "",

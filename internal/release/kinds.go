@@ -1,0 +1,114 @@
+package release
+
+import (
+	"io"
+	"time"
+)
+
+// Installer is one artifact of the release, in the style of nfpm's
+// packagers: it knows its conventional file name and writes itself.
+type Installer interface {
+	FileName() string
+	Build(w io.Writer) (signed bool, err error)
+}
+
+// Input is what one installer packages: the staged binaries of its
+// platforms, the version and time, and its kind's signer (nil: unsigned).
+type Input struct {
+	Version  string
+	MTime    time.Time
+	Binaries []Binaries
+	Signer   Signer
+}
+
+// Binaries are the two programs staged for one platform.
+type Binaries struct {
+	Platform
+	Ctrld, Wrapper string
+}
+
+// Kind is one kind of artifact. The release ranges over Kinds.
+type Kind struct {
+	Name, OS string
+	// Platforms are the platforms a release of this kind packages.
+	Platforms []Platform
+	// Universal kinds make one installer of all their platforms (the
+	// macOS pkg); the others make one installer per platform.
+	Universal bool
+	// New makes the installer for one Input.
+	New func(in Input) Installer
+	// Signer reads this kind's signing inputs; nil, or a nil result,
+	// builds the kind unsigned.
+	Signer func(Signing) Signer
+	// HowToSign says which inputs sign the kind, for the unsigned line.
+	HowToSign string
+}
+
+// MsiArches are the Windows architectures that get an MSI: every one
+// ctrld ships for.
+var MsiArches = []string{"amd64", "arm64", "386"}
+
+// LinuxArches are the Linux architectures packaged as deb, rpm and tar.gz
+// (where the format has a name for the architecture, see linux.Arches).
+var LinuxArches = []string{"amd64", "arm64", "386", "armv5", "armv6", "armv7"}
+
+// Kinds is every artifact kind of a release, in build order.
+var Kinds = []Kind{
+	{
+		Name: "pkg", OS: "darwin", Universal: true, New: newPkg,
+		Platforms: []Platform{{"darwin", "amd64"}, {"darwin", "arm64"}},
+		Signer:    pkgSigner, HowToSign: "CTRLD_SIGN_PKG_CERT and CTRLD_SIGN_PKG_KEY, or CTRLD_SIGN_PKG_PFX",
+	},
+	{
+		Name: "msi", OS: "windows", New: newMsi, Platforms: platformsOf("windows", MsiArches),
+		Signer: msiSigner, HowToSign: "CTRLD_SIGN_WINDOWS_CERT and CTRLD_SIGN_WINDOWS_KEY, or CTRLD_SIGN_WINDOWS_PFX",
+	},
+	{
+		Name: "deb", OS: "linux", New: newNfpm("deb"), Platforms: linuxPlatformsFor("deb"),
+		Signer: gpgSigner, HowToSign: "CTRLD_PACKAGE_SIGNING_KEY",
+	},
+	{
+		Name: "rpm", OS: "linux", New: newNfpm("rpm"), Platforms: linuxPlatformsFor("rpm"),
+		Signer: gpgSigner, HowToSign: "CTRLD_PACKAGE_SIGNING_KEY",
+	},
+	{Name: "tar.gz", OS: "linux", New: newTarball, Platforms: platformsOf("linux", LinuxArches)},
+	{Name: "intune-return-codes", OS: "windows", Universal: true, New: newIntuneCodes},
+}
+
+// KindNamed finds a kind in Kinds.
+func KindNamed(name string) (Kind, bool) {
+	for _, k := range Kinds {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Kind{}, false
+}
+
+func platformsOf(goos string, arches []string) []Platform {
+	var ps []Platform
+	for _, a := range arches {
+		ps = append(ps, Platform{goos, a})
+	}
+	return ps
+}
+
+// inputs splits a kind's staged binaries into one Input per installer.
+func (k Kind) inputs(base Input, staged map[Platform]Binaries) []Input {
+	var all []Binaries
+	for _, p := range k.Platforms {
+		all = append(all, staged[p])
+	}
+	if k.Universal {
+		in := base
+		in.Binaries = all
+		return []Input{in}
+	}
+	var ins []Input
+	for _, b := range all {
+		in := base
+		in.Binaries = []Binaries{b}
+		ins = append(ins, in)
+	}
+	return ins
+}

@@ -1,0 +1,142 @@
+package release
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
+	"github.com/ctrld-install/ctrld-install/installers/signing"
+	"github.com/ctrld-install/ctrld-install/installers/signing/signingtest"
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
+)
+
+// With every signing variable set, dist signs each ctrld-install.exe
+// before it goes into its MSI, each MSI and the pkg, in Go; two runs give
+// the same bytes (RSA PKCS#1 v1.5, no timestamp), and no key material
+// reaches an artifact or the progress log.
+func TestSignedDist(t *testing.T) {
+	osslsigncode := testenv.RequireTool(t, "osslsigncode")
+	msiextract := testenv.RequireTool(t, "msiextract")
+	pki := signingtest.NewPKI(t)
+	win, mac := pki.Leaf(t, signingtest.Windows()), pki.Leaf(t, signingtest.Installer())
+	winFiles, macFiles := win.Write(t, t.TempDir()), mac.Write(t, t.TempDir())
+	env := map[string]string{
+		signing.EnvWindowsCert: winFiles.Cert, signing.EnvWindowsKey: winFiles.Key,
+		signing.EnvPkgCert: macFiles.Cert, signing.EnvPkgKey: macFiles.Key,
+	}
+	ids, err := signing.FromEnv(func(k string) string { return env[k] })
+	if err != nil || ids.Windows == nil || ids.Pkg == nil {
+		t.Fatalf("FromEnv: %+v, %v", ids, err)
+	}
+	leaks := func(what string, data []byte) {
+		t.Helper()
+		if win.Leaks(t, data) || mac.Leaks(t, data) {
+			t.Errorf("%s carries private key material", what)
+		}
+	}
+	verify := func(path string) {
+		t.Helper()
+		out, err := exec.Command(osslsigncode, "verify", "-in", path, "-CAfile", winFiles.CA).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "Succeeded") {
+			t.Errorf("osslsigncode verify %s: %v\n%s", filepath.Base(path), err, out)
+		}
+	}
+
+	var trees [2]map[string][]byte
+	var cfg Config
+	for i := range trees {
+		cfg = baseConfig(t)
+		cfg.Version, cfg.Kinds = "1.2.3", []string{"pkg", "msi"}
+		cfg.Signing = Signing{Windows: ids.Windows, Pkg: ids.Pkg}
+		var progress bytes.Buffer
+		cfg.Progress = &progress
+		arts, err := Dist(cfg)
+		if err != nil {
+			t.Fatalf("signed dist %d: %v", i, err)
+		}
+		if len(arts) != 1+len(MsiArches) {
+			t.Fatalf("signed dist %d: %d artifacts", i, len(arts))
+		}
+		for _, a := range arts {
+			if !a.Signed {
+				t.Errorf("%s: not signed", a.Name)
+			}
+		}
+		if strings.Contains(progress.String(), "unsigned") {
+			t.Errorf("progress says unsigned:\n%s", progress.String())
+		}
+		leaks("the progress log", progress.Bytes())
+		if trees[i], err = readTree(cfg.Out); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := compareTrees(trees[0], trees[1]); err != nil {
+		t.Error(err)
+	}
+
+	for _, arch := range MsiArches {
+		exe := cfg.WrapperPath(Platform{"windows", arch})
+		verify(exe)
+		data, _ := os.ReadFile(exe)
+		leaks(exe, data)
+	}
+	for name, data := range trees[0] {
+		leaks(name, data)
+		path := filepath.Join(cfg.Out, name)
+		switch filepath.Ext(name) {
+		case ".msi":
+			verify(path)
+			out := t.TempDir()
+			if msg, err := exec.Command(msiextract, "-C", out, path).CombinedOutput(); err != nil {
+				t.Fatalf("msiextract %s: %v\n%s", name, err, msg)
+			}
+			checkSignedUnder(t, out, "ctrld-install.exe", verify)
+		case ".pkg":
+			checkPkgSignedBy(t, path, data, mac.Chain()[0].Raw)
+		}
+	}
+}
+
+// checkSignedUnder verifies the one file called name under dir.
+func checkSignedUnder(t *testing.T, dir, name string, verify func(string)) {
+	t.Helper()
+	found := 0
+	filepath.Walk(dir, func(path string, info os.FileInfo, err error) error {
+		if err == nil && info.Name() == name {
+			found++
+			verify(path)
+		}
+		return nil
+	})
+	if found != 1 {
+		t.Errorf("%d copies of %s in the MSI", found, name)
+	}
+}
+
+// checkPkgSignedBy reads the pkg's signatures back: an RSA and a CMS
+// signature, the RSA one verifying over the TOC digest with the leaf.
+func checkPkgSignedBy(t *testing.T, path string, data, leaf []byte) {
+	t.Helper()
+	r, err := xar.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	styles := map[string]bool{}
+	for _, s := range r.Signatures() {
+		styles[s.Style] = true
+	}
+	if !styles[xar.StyleRSA] || !styles[xar.StyleCMS] || len(styles) != 2 {
+		t.Errorf("%s: signature styles %v, want RSA and CMS", path, styles)
+	}
+	cert, err := r.VerifyRSA()
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if !bytes.Equal(cert.Raw, leaf) {
+		t.Errorf("%s: signed by %s, not the installer leaf", path, cert.Subject)
+	}
+}

@@ -1,0 +1,4 @@
+// Package repocheck holds the checks on the repository as a whole: the CI
+// workflow and scripts lint clean, and a plain clone builds and tests
+// without anything from outside it.
+package repocheck
