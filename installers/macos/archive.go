@@ -2,10 +2,8 @@ package macos
 
 import (
 	"bytes"
-	"encoding/xml"
 	"fmt"
 	"io"
-	"strings"
 	"text/template"
 
 	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
@@ -59,7 +57,7 @@ func (p Package) archive(w io.Writer, tree []entry, signer *xar.Signer) error {
 		return err
 	}
 	v := docVars{
-		ID: escapeXML(p.Identifier), Version: escapeXML(p.Version), Title: escapeXML(p.title()),
+		ID: xar.Escape(p.Identifier), Version: xar.Escape(p.Version), Title: xar.Escape(p.title()),
 		Generator: generator, Arches: arches, Component: componentDir,
 		Files: numberOfFiles(tree), KBytes: installKBytes(tree),
 	}
@@ -114,10 +112,4 @@ func writeScripts(w io.Writer, mtime int64) error {
 	return writeCpioGz(w, tree, func(entry) (io.ReadCloser, error) {
 		return io.NopCloser(bytes.NewReader(postinstall)), nil
 	})
-}
-
-func escapeXML(s string) string {
-	var b strings.Builder
-	xml.EscapeText(&b, []byte(s))
-	return b.String()
 }

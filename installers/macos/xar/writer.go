@@ -258,7 +258,7 @@ func writeMember(b *bytes.Buffer, m *member, indent string, base int64) {
 		fmt.Fprintf(b, "%s</data>\n", in)
 	}
 	name := m.h.Name[strings.LastIndex(m.h.Name, "/")+1:]
-	fmt.Fprintf(b, "%s<name>%s</name>\n", in, escape(name))
+	fmt.Fprintf(b, "%s<name>%s</name>\n", in, Escape(name))
 	fmt.Fprintf(b, "%s<type>%s</type>\n", in, m.h.Type)
 	fmt.Fprintf(b, "%s<mode>0%o</mode>\n", in, m.h.Mode&0o7777)
 	fmt.Fprintf(b, "%s<uid>%d</uid>\n%s<gid>%d</gid>\n", in, m.h.UID, in, m.h.GID)
@@ -269,14 +269,16 @@ func writeMember(b *bytes.Buffer, m *member, indent string, base int64) {
 	if group == "" {
 		group = "wheel"
 	}
-	fmt.Fprintf(b, "%s<user>%s</user>\n%s<group>%s</group>\n", in, escape(user), in, escape(group))
+	fmt.Fprintf(b, "%s<user>%s</user>\n%s<group>%s</group>\n", in, Escape(user), in, Escape(group))
 	for _, c := range m.children {
 		writeMember(b, c, in, base)
 	}
 	fmt.Fprintf(b, "%s</file>\n", indent)
 }
 
-func escape(s string) string {
+// Escape returns s as XML character data, for the TOC and the other XML
+// documents of a flat package.
+func Escape(s string) string {
 	var b bytes.Buffer
 	xml.EscapeText(&b, []byte(s))
 	return b.String()
