@@ -26,7 +26,7 @@ func TestPlainCloneVetsAndTests(t *testing.T) {
 	clone := filepath.Join(t.TempDir(), "ctrld-install")
 	runIn(t, "", git, "clone", "--quiet", "--no-checkout", testenv.RepoRoot(), clone)
 	runIn(t, clone, git, "checkout", "--quiet", strings.TrimSpace(string(head)))
-	if _, err := os.Stat(filepath.Join(clone, "..", "shared")); err == nil {
+	if _, err := os.Stat(filepath.Join(filepath.Dir(clone), "shared")); err == nil {
 		t.Fatal("the clone has a shared folder beside it")
 	}
 	runIn(t, clone, "go", "vet", "./...")
