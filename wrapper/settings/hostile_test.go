@@ -2,7 +2,7 @@ package settings
 
 import (
 	"errors"
-	"runtime"
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
 	"strings"
 	"testing"
 	"time"
@@ -18,15 +18,6 @@ import (
 // matters, RSS, is measured on the real wrapper in the wrapper package.
 func maxParseAlloc(n int) uint64 { return 64*uint64(n) + 1<<20 }
 
-// allocated runs parse and returns the bytes it allocated.
-func allocated(parse func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	parse()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // Each hostile shape reads in bounded memory, keeps the token when the
 // file is a valid plist, and never puts the token in a note.
 func TestHostileFilesReadInBoundedMemory(t *testing.T) {
@@ -40,7 +31,7 @@ func TestHostileFilesReadInBoundedMemory(t *testing.T) {
 			var notes []string
 			var err error
 			began := time.Now()
-			n := allocated(func() { s, notes, err = parsePlist(data) })
+			n := testenv.Allocated(func() { s, notes, err = parsePlist(data) })
 			t.Logf("%s: %d bytes in, %d bytes allocated, %v", name, len(data), n, time.Since(began))
 			if n > maxParseAlloc(len(data)) {
 				t.Fatalf("allocated %d bytes for a %d-byte file", n, len(data))
@@ -78,7 +69,7 @@ func FuzzParsePlist(f *testing.F) {
 		}
 		var s Settings
 		var err error
-		if n := allocated(func() { s, err = ParsePlist(data) }); n > maxParseAlloc(len(data)) {
+		if n := testenv.Allocated(func() { s, err = ParsePlist(data) }); n > maxParseAlloc(len(data)) {
 			t.Fatalf("allocated %d bytes for %d input bytes", n, len(data))
 		}
 		if err != nil {

@@ -3,9 +3,8 @@ package cab
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/hex"
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
 	"io"
-	"strings"
 	"testing"
 	"time"
 )
@@ -21,27 +20,6 @@ const exampleCabinet = `
 0060: 616c 6c2e 6578 6500 4dd8 c69a 583d 0080   | CFDATA 0
 0070: 434b ed7d 797c 54e5                        "CK" + deflate
 `
-
-func unhex(t *testing.T, dump string) []byte {
-	t.Helper()
-	var digits strings.Builder
-	for _, line := range strings.Split(dump, "\n") {
-		if i := strings.Index(line, ":"); i >= 0 {
-			line = line[i+1:]
-		}
-		for _, field := range strings.Fields(line) {
-			if _, err := hex.DecodeString(field); err != nil || len(field)%2 != 0 {
-				break
-			}
-			digits.WriteString(field)
-		}
-	}
-	b, err := hex.DecodeString(digits.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // exampleTime is the example's CFFILE date 0x5D7E, time 0x8589.
 var exampleTime = time.Date(2026, 11, 30, 16, 44, 18, 0, time.UTC)
@@ -62,7 +40,7 @@ func TestDOSDateTimeMatchesExample(t *testing.T) {
 // TestDirectoryMatchesExample encodes the example's header, folder and
 // file entries from their decoded values.
 func TestDirectoryMatchesExample(t *testing.T) {
-	want := unhex(t, exampleCabinet)
+	want := testenv.Unhex(t, exampleCabinet)
 	var got []byte
 	got = append(got, cabHeader{size: 2566139, filesAt: 44, folders: 1, files: 2}.marshal()...)
 	got = append(got, folder{dataAt: 104, blocks: 183, compression: compressMSZIP}.marshal()...)
@@ -102,7 +80,7 @@ func TestWriterMatchesExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := out.Bytes()
-	want := unhex(t, exampleCabinet)[:104]
+	want := testenv.Unhex(t, exampleCabinet)[:104]
 	binary.LittleEndian.PutUint32(want[8:], uint32(len(got)))
 	if !bytes.Equal(got[:104], want) {
 		t.Errorf("writer directory\n got %x\nwant %x", got[:104], want)

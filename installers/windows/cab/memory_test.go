@@ -1,23 +1,13 @@
 package cab
 
 import (
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
-
-// allocated is how many bytes f allocates on the heap.
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
 
 const flatLimit = 8 << 20
 
@@ -34,7 +24,7 @@ func TestMemoryFlat(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer out.Close()
-	wrote := allocated(func() {
+	wrote := testenv.Allocated(func() {
 		w := NewWriter(out)
 		fw, err := w.Create(FileHeader{Name: "big.bin", Size: size, Modified: pinned})
 		if err == nil {
@@ -52,7 +42,7 @@ func TestMemoryFlat(t *testing.T) {
 	}
 	info, _ := out.Stat()
 	var n int64
-	read := allocated(func() {
+	read := testenv.Allocated(func() {
 		r, err := NewReader(out, info.Size())
 		if err != nil {
 			t.Fatal(err)

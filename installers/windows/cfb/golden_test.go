@@ -2,34 +2,10 @@ package cfb
 
 import (
 	"bytes"
-	"encoding/hex"
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
 	"slices"
-	"strings"
 	"testing"
 )
-
-// unhex reads a hex dump written as in the project's MSI spec: groups of
-// hex digits, an optional "offset:" prefix and a trailing comment.
-func unhex(t *testing.T, dump string) []byte {
-	t.Helper()
-	var digits strings.Builder
-	for _, line := range strings.Split(dump, "\n") {
-		if i := strings.Index(line, ":"); i >= 0 {
-			line = line[i+1:]
-		}
-		for _, field := range strings.Fields(line) {
-			if _, err := hex.DecodeString(field); err != nil || len(field)%2 != 0 {
-				break
-			}
-			digits.WriteString(field)
-		}
-	}
-	b, err := hex.DecodeString(digits.String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // The first 0x60 bytes of the example package (spec 1.2).
 const exampleHeader = `
@@ -132,7 +108,7 @@ func TestLayoutMatchesExample(t *testing.T) {
 	if len(file) != 2597888 {
 		t.Errorf("file is %d bytes, example is 2597888", len(file))
 	}
-	want := unhex(t, exampleHeader)
+	want := testenv.Unhex(t, exampleHeader)
 	if !bytes.Equal(file[:len(want)], want) {
 		t.Errorf("header\n got %x\nwant %x", file[:len(want)], want)
 	}
@@ -150,7 +126,7 @@ func TestLayoutMatchesExample(t *testing.T) {
 		}
 	}
 	root := file[sectorOffset(5026, sectorSize):][:dirEntrySize]
-	wantRoot := unhex(t, exampleRoot)
+	wantRoot := testenv.Unhex(t, exampleRoot)
 	// The example's root points at a chain; this writer's at a balanced tree.
 	copy(root[0x4C:0x50], wantRoot[0x4C:0x50])
 	if !bytes.Equal(root, wantRoot) {
@@ -183,7 +159,7 @@ const exampleFileEntry = `
 `
 
 func TestDirEntryBytesMatchExample(t *testing.T) {
-	want := unhex(t, exampleFileEntry)
+	want := testenv.Unhex(t, exampleFileEntry)
 	e := dirEntry{
 		name: []uint16{0x4840, 0x430F, 0x422F}, objectType: typeStream, color: colorBlack,
 		left: noStream, right: 23, child: noStream, start: 101, size: 40,

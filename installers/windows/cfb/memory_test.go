@@ -1,22 +1,13 @@
 package cfb
 
 import (
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
-
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
 
 // TestMemoryFlat streams a 60 MB stream from a generator into a file and
 // back: the FAT is written from runs and the data is copied, so neither
@@ -32,7 +23,7 @@ func TestMemoryFlat(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer out.Close()
-	wrote := allocated(func() {
+	wrote := testenv.Allocated(func() {
 		w := NewWriter(out)
 		w.Add("cab", size, io.LimitReader(rand.NewChaCha8([32]byte{2}), size))
 		w.Add("small", 10, io.LimitReader(rand.NewChaCha8([32]byte{3}), 10))
@@ -42,7 +33,7 @@ func TestMemoryFlat(t *testing.T) {
 	})
 	info, _ := out.Stat()
 	var n int64
-	read := allocated(func() {
+	read := testenv.Allocated(func() {
 		r, err := NewReader(out, info.Size())
 		if err != nil {
 			t.Fatal(err)
