@@ -97,19 +97,7 @@ func writeFlushed(path, text string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := f.WriteString(text); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return safefile.Finish(f, []byte(text), 0o644)
 }
 
 // ReadLast returns the recorded line, re-validated so a tampered or
