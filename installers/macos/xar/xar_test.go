@@ -28,21 +28,7 @@ type testMember struct {
 
 func build(t testing.TB, members []testMember) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	w := NewWriter(&buf, created)
-	for _, m := range members {
-		h := m.h
-		if err := w.WriteHeader(&h); err != nil {
-			t.Fatal(err)
-		}
-		if h.Type == TypeFile {
-			io.WriteString(w, m.data)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return buildSigned(t, nil, members)
 }
 
 var sample = []testMember{
