@@ -6,18 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/proc"
 )
 
-// Bounds of an ExecRunner command once it is cut short, and on output
-// pipes a leftover child holds open.
-const (
-	runnerGrace = 3 * time.Second
-	runnerDrain = time.Second
-)
+// runnerGrace bounds an ExecRunner command once it is cut short.
+const runnerGrace = 3 * time.Second
 
 // ErrStopped means the context ended the command; its whole process tree
 // was stopped.
@@ -28,8 +23,7 @@ var ErrStopped = errors.New("command stopped")
 // stopped, grandchildren included.
 func ExecRunner(ctx context.Context, env []string, name string, args ...string) error {
 	res, err := proc.Run(ctx, proc.Spec{
-		Path: name, Args: args, Env: env, Stdout: io.Discard, Stderr: io.Discard,
-		Grace: runnerGrace, Drain: runnerDrain,
+		Path: name, Args: args, Env: env, Grace: runnerGrace,
 	})
 	switch {
 	case err != nil:

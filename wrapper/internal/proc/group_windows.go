@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 	"unsafe"
@@ -15,19 +16,33 @@ var wrapperTree = &jobTree{api: winJobs{}}
 // wrapper's kill-on-close job, so the tree dies with the wrapper even
 // when the wrapper itself is killed (as Windows Installer does when an
 // install is cancelled).
-type jobGroup struct{ run *runJob }
+type jobGroup struct {
+	run *runJob
+	cmd *exec.Cmd
+}
 
 func newGroup() group { return &jobGroup{} }
 
-func (g *jobGroup) prepare(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{
+func (g *jobGroup) start(path string, args, env []string, stdio [3]*os.File) (int, error) {
+	g.cmd = exec.Command(path, args...)
+	g.cmd.Env = env
+	g.cmd.Stdin, g.cmd.Stdout, g.cmd.Stderr = stdio[0], stdio[1], stdio[2]
+	g.cmd.SysProcAttr = &syscall.SysProcAttr{
 		CreationFlags: windows.CREATE_NEW_PROCESS_GROUP | windows.CREATE_NO_WINDOW,
 	}
 	// Before the process exists: it is born inside the wrapper's job.
 	g.run = wrapperTree.newRun()
+	if err := g.cmd.Start(); err != nil {
+		return 0, err
+	}
+	g.run.started(g.cmd.Process.Pid)
+	return g.cmd.Process.Pid, nil
 }
 
-func (g *jobGroup) started(cmd *exec.Cmd) { g.run.started(cmd.Process.Pid) }
+func (g *jobGroup) wait() int {
+	g.cmd.Wait()
+	return g.cmd.ProcessState.ExitCode()
+}
 
 // terminate sends CTRL_BREAK to the child's console process group; a
 // process without a console ignores it and meets the hard kill instead.

@@ -8,16 +8,18 @@ import (
 	"errors"
 	"io"
 	"os"
-	"os/exec"
 	"sync"
 	"time"
 )
 
 // Spec describes one run.
 type Spec struct {
-	Path   string
-	Args   []string
-	Env    []string
+	// Path is the program itself; it is not looked up in PATH.
+	Path string
+	Args []string
+	Env  []string
+	// Stdout and Stderr receive the output as it arrives; a nil writer
+	// sends that stream to the null device, which needs no pipe to drain.
 	Stdout io.Writer
 	Stderr io.Writer
 	// Grace is how long a polite stop may take before the hard kill.
@@ -46,75 +48,64 @@ var ErrStart = errors.New("could not start process")
 // Run starts the process and waits for it. When ctx ends first, the whole
 // tree gets a polite stop, then a hard kill after Grace.
 func Run(ctx context.Context, spec Spec) (Result, error) {
-	outR, outW, err := os.Pipe()
+	files, err := openStdio(spec)
 	if err != nil {
 		return Result{}, err
 	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		return Result{}, err
-	}
-	cmd := exec.Command(spec.Path, spec.Args...)
-	cmd.Env = spec.Env
-	cmd.Stdout, cmd.Stderr = outW, errW
 	g := newGroup()
-	g.prepare(cmd)
-	startErr := cmd.Start()
-	outW.Close()
-	errW.Close()
+	pid, startErr := g.start(spec.Path, spec.Args, spec.Env, files.child())
+	files.closeChildEnds()
 	if startErr != nil {
-		outR.Close()
-		errR.Close()
+		files.closeAll()
 		g.release()
 		return Result{}, errors.Join(ErrStart, startErr)
 	}
-	g.started(cmd)
 	defer g.release()
 	defer track(g)()
 	if spec.Started != nil {
-		spec.Started(cmd.Process.Pid)
+		spec.Started(pid)
 	}
 
-	drained := pump(spec.Stdout, outR, spec.Stderr, errR)
-	waited := make(chan error, 1)
-	go func() { waited <- cmd.Wait() }()
+	drained := pump(spec.Stdout, files.outR, spec.Stderr, files.errR)
+	waited := make(chan int, 1)
+	go func() { waited <- g.wait() }()
 
 	res := Result{}
 	select {
-	case <-waited:
+	case res.ExitCode = <-waited:
 	case <-ctx.Done():
 		res.Stopped, res.Cause = true, context.Cause(ctx)
-		stopTree(g, waited, spec.Grace)
+		res.ExitCode = stopTree(g, waited, spec.Grace)
 	}
-	res.ExitCode = cmd.ProcessState.ExitCode()
-	finishDrain(drained, spec.Drain, outR, errR)
+	finishDrain(drained, spec.Drain, files.outR, files.errR)
+	files.closeAll()
 	return res, nil
 }
 
 // stopTree asks the group to stop, waits up to grace for the main process,
-// then kills whatever is left of the group.
-func stopTree(g group, waited chan error, grace time.Duration) {
+// then kills whatever is left of the group. It returns the exit code.
+func stopTree(g group, waited chan int, grace time.Duration) int {
 	g.terminate()
 	select {
-	case err := <-waited:
-		waited <- err
+	case code := <-waited:
+		waited <- code
 	case <-time.After(grace):
 	}
 	g.kill()
-	err := <-waited
-	waited <- err
+	return <-waited
 }
 
-// pump copies both pipes to their writers concurrently; the returned
-// channel closes when both reach end of file.
+// pump copies each pipe there is to its writer concurrently; the returned
+// channel closes when all reach end of file.
 func pump(out io.Writer, outR *os.File, errOut io.Writer, errR *os.File) <-chan struct{} {
 	var wg sync.WaitGroup
 	for _, p := range []struct {
 		w io.Writer
 		r *os.File
 	}{{out, outR}, {errOut, errR}} {
+		if p.r == nil {
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -134,19 +125,22 @@ func finishDrain(drained <-chan struct{}, limit time.Duration, pipes ...*os.File
 	case <-drained:
 	case <-time.After(limit):
 		for _, p := range pipes {
-			p.Close()
+			if p != nil {
+				p.Close()
+			}
 		}
 		<-drained
 	}
-	for _, p := range pipes {
-		p.Close()
-	}
 }
 
-// group is the OS mechanism that holds the process tree.
+// group is the OS mechanism that starts the process and holds its tree.
 type group interface {
-	prepare(cmd *exec.Cmd)
-	started(cmd *exec.Cmd)
+	// start runs path with stdin, stdout and stderr as given and returns
+	// its process id.
+	start(path string, args, env []string, stdio [3]*os.File) (pid int, err error)
+	// wait waits for the process and returns its exit code, -1 when a
+	// signal ended it.
+	wait() int
 	terminate()
 	kill()
 	release()

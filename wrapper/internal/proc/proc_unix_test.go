@@ -154,3 +154,44 @@ func TestLeftoverPipeHolderDoesNotBlock(t *testing.T) {
 	}
 	syscall.Kill(readPid(t, pidFile), syscall.SIGKILL)
 }
+
+// A stream without a writer goes to the null device: the child finds a
+// character device there, not a pipe.
+func TestStreamWithoutWriterGoesToNullDevice(t *testing.T) {
+	var errOut safeBuffer
+	res, err := Run(context.Background(), Spec{Path: "/bin/sh", Args: []string{"-c", "[ -c /dev/stdout ] && [ ! -c /dev/stderr ]"},
+		Stderr: &errOut})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("stdout is not the null device, or stderr is not a pipe: res=%+v err=%v", res, err)
+	}
+}
+
+// Without writers there is no pipe to drain: a leftover child holding the
+// streams does not keep Run waiting, however long Drain allows.
+func TestNoDrainWithoutWriters(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "holder")
+	done := make(chan Result, 1)
+	go func() {
+		res, _ := Run(context.Background(), Spec{Path: "/bin/sh", Args: []string{"-c", "sleep 30 & echo $! > " + pidFile},
+			Drain: time.Hour})
+		done <- res
+	}()
+	select {
+	case res := <-done:
+		if res.ExitCode != 0 {
+			t.Fatalf("res=%+v", res)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run waited for a leftover child's streams")
+	}
+	syscall.Kill(readPid(t, pidFile), syscall.SIGKILL)
+}
+
+// The exit code of a child a signal ended is -1, as os/exec reports it.
+func TestSignalledChildExitsMinusOne(t *testing.T) {
+	var out, errOut safeBuffer
+	res, err := Run(context.Background(), sh("kill -9 $$", &out, &errOut))
+	if err != nil || res.ExitCode != -1 || res.Stopped {
+		t.Fatalf("res=%+v err=%v", res, err)
+	}
+}

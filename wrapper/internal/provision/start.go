@@ -3,7 +3,6 @@ package provision
 import (
 	"context"
 	"errors"
-	"io"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
@@ -103,8 +102,7 @@ const (
 func (p *Provisioner) status(ctx context.Context) int {
 	res, err := proc.Run(ctx, proc.Spec{
 		Path: p.Config.Ctrld, Args: []string{"status"}, Env: p.Config.Env,
-		Stdout: io.Discard, Stderr: io.Discard,
-		Grace: p.Config.Grace, Drain: time.Second,
+		Grace: p.Config.Grace,
 	})
 	switch {
 	case err != nil:

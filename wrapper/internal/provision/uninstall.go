@@ -2,9 +2,7 @@ package provision
 
 import (
 	"context"
-	"io"
 	"os"
-	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
@@ -45,7 +43,7 @@ func uninstallService(ctx context.Context, cfg Config) int {
 	defer cancel()
 	res, err := proc.Run(ctx, proc.Spec{
 		Path: cfg.Ctrld, Args: []string{"uninstall"}, Env: cfg.Env,
-		Stdout: io.Discard, Stderr: io.Discard, Grace: cfg.Grace, Drain: time.Second,
+		Grace: cfg.Grace,
 	})
 	if err != nil {
 		return ExitUninstallFailed
