@@ -28,8 +28,10 @@ const (
 	ResultFile = "provision_result.json"
 	// LastResultFile is the wrapper's record of the last line.
 	LastResultFile = "ctrld-install-last-result"
-	// PendingResultFile is the record being written, renamed over
-	// LastResultFile once flushed; a killed run may leave it behind.
+	// PendingResultFile is the record being written, moved over
+	// LastResultFile once flushed; a killed run may leave it behind, and
+	// where the OS swaps names it holds the previous record line until
+	// the next run.
 	PendingResultFile = "." + LastResultFile + ".tmp"
 	// LockFile is the wrapper's lock; it stays behind, empty.
 	LockFile = ".ctrld-install.lock"

@@ -23,7 +23,9 @@ const maxLastSize = 512
 
 // pendingName is the record being written; under the lock only one run
 // writes it, and a run killed midway leaves at most this one file, which
-// the next run overwrites.
+// the next run overwrites. Where the OS can swap two names, it holds the
+// previous record after a commit, if that was a line the wrapper wrote,
+// until the next run.
 const pendingName = contract.PendingResultFile
 
 // SaveLast records the line atomically and durably: a reader sees the old
@@ -36,22 +38,35 @@ func SaveLast(dir string, o codes.Outcome) error {
 // Pending is a record written and flushed to disk ahead of time; only
 // Commit makes it the record. Flushing is the slow part of recording, so
 // a caller that can guess the outcome prepares it while it works and
-// pays only the rename at the end.
+// pays only the move at the end.
 type Pending struct {
 	dir     string
 	outcome codes.Outcome
-	flushed chan error
+	flushed chan prepared
+}
+
+// prepared is what the background work found.
+type prepared struct {
+	err error
+	// keepAside is true when the current record is a line the wrapper
+	// wrote, which may wait under the pending name once replaced; anything
+	// else there is freed at once.
+	keepAside bool
 }
 
 // Prepare starts writing and flushing the record for o in the
 // background. Nothing is written in a folder prepareRecordDir refuses.
 func Prepare(dir string, o codes.Outcome) *Pending {
-	p := &Pending{dir: dir, outcome: o, flushed: make(chan error, 1)}
-	go func() { p.flushed <- writePending(dir, o.Line()+"\n") }()
+	p := &Pending{dir: dir, outcome: o, flushed: make(chan prepared, 1)}
+	go func() {
+		err := writePending(dir, o.Line()+"\n")
+		_, valid := ReadLast(dir)
+		p.flushed <- prepared{err: err, keepAside: valid}
+	}()
 	return p
 }
 
-// Commit waits for the flush and renames the pending file over the
+// Commit waits for the flush and moves the pending file over the
 // record. When that fails the old record is removed too, so that `last`
 // cannot go on reporting an older attempt; a refused folder is left as
 // it is.
@@ -65,10 +80,15 @@ func (p *Pending) Commit() error {
 }
 
 func (p *Pending) commit() error {
-	if err := <-p.flushed; err != nil {
-		return err
+	done := <-p.flushed
+	if done.err != nil {
+		return done.err
 	}
-	return os.Rename(filepath.Join(p.dir, pendingName), filepath.Join(p.dir, LastFileName))
+	pending, record := filepath.Join(p.dir, pendingName), filepath.Join(p.dir, LastFileName)
+	if done.keepAside {
+		return replace(pending, record)
+	}
+	return os.Rename(pending, record)
 }
 
 // Record commits p when it holds o and writes o afresh otherwise.
