@@ -48,7 +48,21 @@ func emptyProgram(b *testing.B) string {
 	if err := os.WriteFile(src, []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	out := filepath.Join(dir, "empty")
+	return buildReference(b, dir, src, filepath.Join(dir, "empty"))
+}
+
+// minimalWrapper builds testdata/minwrapper, the least a Go wrapper can
+// do on the success path: the floor for ctrld-install start.
+func minimalWrapper(b *testing.B) string {
+	src, err := filepath.Abs(filepath.Join("testdata", "minwrapper", "main.go"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	return buildReference(b, dir, src, filepath.Join(dir, "minwrapper"))
+}
+
+func buildReference(b *testing.B, dir, src, out string) string {
 	cmd := exec.Command("go", append(append([]string{"build"}, releaseFlags...), "-o", out, src)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GO111MODULE=off")
@@ -65,13 +79,16 @@ const startupRounds = 15
 // BenchmarkStartup measures, interleaved in one run so that the machine's
 // load hits every program alike: an empty Go program (the floor), the
 // fake ctrld's start and status run directly (what the old shell
-// postinstall did), `ctrld-install start` around the same fake ctrld, and
-// `ctrld-install codes` (the wrapper's own start-up). It reports
-// start-overhead-x, what start adds over ctrld direct in units of the
-// floor, and codes-x, codes over the floor.
+// postinstall did), `ctrld-install start` around the same fake ctrld,
+// `ctrld-install codes` (the wrapper's own start-up), and the minimal Go
+// wrapper around the same fake ctrld. It reports start-overhead-x, what
+// start adds over ctrld direct in units of the floor; codes-x, codes over
+// the floor; and minimal-overhead-x, what the minimal wrapper adds, which
+// no Go wrapper can beat.
 func BenchmarkStartup(b *testing.B) {
 	env, work := benchEnv(b)
 	ctrld, wrapper, empty := filepath.Join(binDir, "ctrld"), filepath.Join(binDir, "ctrld-install-release"), emptyProgram(b)
+	minimal := minimalWrapper(b)
 	programs := []func(){
 		func() { run(b, env, empty) },
 		func() {
@@ -80,6 +97,7 @@ func BenchmarkStartup(b *testing.B) {
 		},
 		func() { run(b, env, wrapper, wrapperArgs(work)...) },
 		func() { run(b, env, wrapper, "codes") },
+		func() { run(b, env, minimal, ctrld) },
 	}
 	took := make([][]time.Duration, len(programs))
 	for b.Loop() {
@@ -93,13 +111,15 @@ func BenchmarkStartup(b *testing.B) {
 			}
 		}
 	}
-	floor, direct, start, codes := median(took[0]), median(took[1]), median(took[2]), median(took[3])
+	floor, direct, start, codes, least := median(took[0]), median(took[1]), median(took[2]), median(took[3]), median(took[4])
 	b.ReportMetric(ms(floor), "floor-ms")
 	b.ReportMetric(ms(direct), "direct-ms")
 	b.ReportMetric(ms(start), "start-ms")
 	b.ReportMetric(ms(codes), "codes-ms")
 	b.ReportMetric(float64(start-direct)/float64(floor), "start-overhead-x")
 	b.ReportMetric(float64(codes)/float64(floor), "codes-x")
+	b.ReportMetric(ms(least), "minimal-ms")
+	b.ReportMetric(float64(least-direct)/float64(floor), "minimal-overhead-x")
 }
 
 func median(d []time.Duration) time.Duration {
