@@ -11,7 +11,8 @@ type stdio struct {
 }
 
 func openStdio(spec Spec) (*stdio, error) {
-	null, err := os.Open(os.DevNull)
+	// Read and write: the same handle serves as stdin and as an output.
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
 		return nil, err
 	}

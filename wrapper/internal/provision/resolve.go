@@ -42,7 +42,10 @@ const (
 // then the environment variable; managed settings come later, in gather).
 // env is the wrapper's environment; ctrld gets it without the token.
 func Resolve(in Input, osys platform.OS, env []string, log Warner) Config {
-	ctrld := orDefault(in.Ctrld, findCtrld())
+	ctrld := in.Ctrld
+	if ctrld == "" {
+		ctrld = findCtrld()
+	}
 	defaults := osys.Defaults(ctrldDir(ctrld))
 	home := orDefault(in.Home, defaults.Home)
 	cfg := Config{
