@@ -167,7 +167,7 @@ func home(sc scenario, dir string) string {
 func start(sc scenario, dir string, args []string) int {
 	token := flagValue(args, "--cd-org")
 	if p := sc.get("start.pidfile"); p != "" {
-		os.WriteFile(p, []byte(strconv.Itoa(os.Getpid())), 0o644)
+		writePidFile(p, os.Getpid())
 	}
 	if sc.get("start.ignore-term") == "1" {
 		ignoreTerm()
@@ -320,7 +320,15 @@ func spawnGrandchild(pidfile string) {
 	}
 	cmd := exec.Command(self, "__sleep")
 	if cmd.Start() == nil {
-		os.WriteFile(pidfile, []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)
+		writePidFile(pidfile, cmd.Process.Pid)
+	}
+}
+
+// writePidFile makes the file appear whole: tests wait for it to exist,
+// then signal the tree, which may stop this process at any point.
+func writePidFile(path string, pid int) {
+	if os.WriteFile(path+".tmp", []byte(strconv.Itoa(pid)), 0o644) == nil {
+		os.Rename(path+".tmp", path)
 	}
 }
 
