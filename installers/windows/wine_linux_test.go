@@ -173,11 +173,32 @@ const (
 	exitPlatformRefused = 1633 & 0xff // ERROR_INSTALL_PLATFORM_UNSUPPORTED
 )
 
-// serviceRunning asks Wine's service manager about ctrld's service (the
+// serviceQuery asks Wine's service manager about ctrld's service (the
 // fake registers one named after its binary, as ctrld does).
-func (w *wine) serviceRunning() bool {
+func (w *wine) serviceQuery() (running bool, out string) {
 	out, code := w.run("sc", "query", "ctrld")
-	return code == 0 && strings.Contains(out, "RUNNING")
+	return code == 0 && strings.Contains(out, "RUNNING"), out
+}
+
+func (w *wine) serviceRunning() bool {
+	running, _ := w.serviceQuery()
+	return running
+}
+
+// requireServiceRunning fails unless the service is running, asking a few
+// times first: on a loaded machine Wine's service manager can answer
+// slowly or report the service still starting.
+func (w *wine) requireServiceRunning(when string) {
+	w.t.Helper()
+	var out string
+	for range 5 {
+		var running bool
+		if running, out = w.serviceQuery(); running {
+			return
+		}
+		time.Sleep(time.Second)
+	}
+	w.t.Errorf("ctrld's service is not running %s; sc query says:\n%s", when, out)
 }
 
 func TestWineInstallSucceedsAndUninstallsClean(t *testing.T) {
@@ -200,9 +221,7 @@ func TestWineInstallSucceedsAndUninstallsClean(t *testing.T) {
 		if c := w.read(calls); !strings.Contains(c, "start --cd-org=sha256:") || !strings.Contains(c, "--custom-hostname=win-07") {
 			t.Fatalf("ctrld calls %q", c)
 		}
-		if !w.serviceRunning() {
-			t.Error("ctrld's service is not running after the install")
-		}
+		w.requireServiceRunning("after the install")
 		// The line is also in the Application event log... which Wine keeps
 		// nowhere readable; `ctrld-install last` reads the record.
 		out, code = w.run(w.path(installDir+`\ctrld-install.exe`), "last")
@@ -280,9 +299,7 @@ func TestWineMajorUpgradeReplacesThePreviousVersion(t *testing.T) {
 			t.Errorf("ctrld calls during the upgrade: %q", c)
 		}
 		t.Logf("Wine set UPGRADINGPRODUCTCODE in the upgrade log: %v", strings.Contains(w.read(msiLog), "UPGRADINGPRODUCTCODE"))
-		if !w.serviceRunning() {
-			t.Error("ctrld's service is not running after the upgrade")
-		}
+		w.requireServiceRunning("after the upgrade")
 		if got := w.read(lastResult); got != "provisioning complete (exit 0)\n" {
 			t.Errorf("last result %q", got)
 		}
