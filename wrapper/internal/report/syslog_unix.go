@@ -4,6 +4,7 @@ package report
 
 import (
 	"os"
+	"runtime"
 	"strconv"
 	"syscall"
 	"time"
@@ -11,9 +12,18 @@ import (
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
-// socketPaths are where syslog listens on Linux (journald or a syslog
-// daemon), macOS and the BSDs.
-var socketPaths = []string{"/dev/log", "/var/run/syslog", "/var/run/log"}
+// socketPaths are where syslog listens on this OS: on Linux journald or
+// a syslog daemon, on macOS syslogd, on the BSDs syslogd's usual paths.
+// Each miss costs a socket and a connect on every run.
+func socketPaths() []string {
+	switch runtime.GOOS {
+	case "linux":
+		return []string{"/dev/log"}
+	case "darwin":
+		return []string{"/var/run/syslog"}
+	}
+	return []string{"/var/run/log", "/dev/log"}
+}
 
 // Facility and severities of RFC 3164.
 const (
@@ -33,7 +43,7 @@ type unixLog struct{ fd int }
 // OpenSystemLog connects to syslog. With no syslog daemon the log is
 // silently skipped: the line still reaches stdout and the last-result file.
 func OpenSystemLog() SystemLog {
-	for _, path := range socketPaths {
+	for _, path := range socketPaths() {
 		if l, ok := dial(path); ok {
 			return l
 		}
