@@ -20,11 +20,11 @@ import (
 // safe action, and the evidence ctrld recorded for that attempt when a
 // copy was kept. With no valid record it prints nothing and exits 1.
 func runExplain(sys System, args []string, stdout, stderr io.Writer) int {
-	var in provision.Input
-	if exit, done := parseOrExplain(locationFlags("explain", &in), args, stdout, stderr); done {
+	cfg, exit, done := locate("explain", sys, args, stdout, stderr)
+	if done {
 		return exit
 	}
-	return explain(stdout, sys.OS, provision.Resolve(in, sys.OS, sys.Env, quiet{}))
+	return explain(stdout, sys.OS, cfg)
 }
 
 func explain(stdout io.Writer, osys platform.OS, cfg provision.Config) int {

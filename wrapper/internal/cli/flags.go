@@ -129,10 +129,26 @@ func (f optionalBool) Set(s string) error {
 }
 
 // locationFlags is the command line of the subcommands that only need to
-// know where ctrld and its home dir are (last, uninstall).
+// know where ctrld and its home dir are (last, explain, uninstall).
 func locationFlags(name string, in *provision.Input) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.StringVar(&in.Ctrld, "ctrld", "", "the ctrld binary (default: "+strings.Join(contract.CtrldNames, " or ")+" beside "+contract.Wrapper+")")
 	fs.StringVar(&in.Home, "home", "", "ctrld home dir, holding "+contract.ResultFile+" (default: "+contract.Home+"; Windows: the ctrld folder, with the record under ProgramData)")
 	return fs
 }
+
+// locate parses the location flags of the subcommand name and resolves
+// where ctrld, its home dir and the record are. These subcommands warn
+// nowhere.
+func locate(name string, sys System, args []string, stdout, stderr io.Writer) (cfg provision.Config, exit int, done bool) {
+	var in provision.Input
+	if exit, done := parseOrExplain(locationFlags(name, &in), args, stdout, stderr); done {
+		return provision.Config{}, exit, true
+	}
+	return provision.Resolve(in, sys.OS, sys.Env, quiet{}), 0, false
+}
+
+// quiet drops warnings: commands that print nothing and log nothing.
+type quiet struct{}
+
+func (quiet) Warn(string) {}

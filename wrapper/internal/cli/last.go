@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
 
@@ -12,11 +11,11 @@ import (
 // an Intune detection script. With no valid record it prints nothing and
 // exits 1.
 func runLast(sys System, args []string, stdout, stderr io.Writer) int {
-	var in provision.Input
-	if exit, done := parseOrExplain(locationFlags("last", &in), args, stdout, stderr); done {
+	cfg, exit, done := locate("last", sys, args, stdout, stderr)
+	if done {
 		return exit
 	}
-	o, ok := report.ReadLast(provision.Resolve(in, sys.OS, sys.Env, quiet{}).RecordDir)
+	o, ok := report.ReadLast(cfg.RecordDir)
 	if !ok {
 		return exitNone
 	}

@@ -84,17 +84,12 @@ func withProvisioner(name string, sys System, args []string, stdout, stderr io.W
 // runUninstall is for package removal: ctrld uninstall, then the
 // wrapper's own records go. It prints nothing and exits with ctrld's code.
 func runUninstall(sys System, args []string, stdout, stderr io.Writer) int {
-	var in provision.Input
-	if exit, done := parseOrExplain(locationFlags("uninstall", &in), args, stdout, stderr); done {
+	cfg, exit, done := locate("uninstall", sys, args, stdout, stderr)
+	if done {
 		return exit
 	}
-	return provision.Uninstall(context.Background(), provision.Resolve(in, sys.OS, sys.Env, quiet{}), sys.OS)
+	return provision.Uninstall(context.Background(), cfg, sys.OS)
 }
-
-// quiet drops warnings: commands that print nothing and log nothing.
-type quiet struct{}
-
-func (quiet) Warn(string) {}
 
 // interruptContext is cancelled with provision.ErrInterrupted on the
 // first stop signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT; Ctrl+C or
