@@ -180,11 +180,6 @@ func (w *wine) serviceQuery() (running bool, out string) {
 	return code == 0 && strings.Contains(out, "RUNNING"), out
 }
 
-func (w *wine) serviceRunning() bool {
-	running, _ := w.serviceQuery()
-	return running
-}
-
 // requireServiceRunning fails unless the service is running, asking a few
 // times first: on a loaded machine Wine's service manager can answer
 // slowly or report the service still starting.
@@ -242,7 +237,7 @@ func TestWineInstallSucceedsAndUninstallsClean(t *testing.T) {
 		if c := w.read(calls); !strings.Contains(c, "uninstall") {
 			t.Errorf("the service was not uninstalled: %q", c)
 		}
-		if w.serviceRunning() {
+		if running, _ := w.serviceQuery(); running {
 			t.Error("ctrld's service still runs after the uninstall")
 		}
 		w.noCanaryLeftBehind(msiLog, `C:\msiexec-uninstall.log`)

@@ -29,9 +29,7 @@ func debRejectThenFix(b *realctrld.Box) {
 	b.Run("status after fix", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
 	b.Run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
 	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
-	b.Snapshot("after-purge", footprint...)
-	b.Snapshot("resolv-after", resolvConf)
-	b.RecordProcesses("after-purge")
+	recordRemoval(b, "after-purge")
 }
 
 func TestDebRejectedTokenThenConfigure(t *testing.T) {

@@ -8,16 +8,12 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/internal/realctrld"
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
 )
 
 // A real provisioning from the .deb against the fake API, then an upgrade
 // with no token left anywhere, then a purge.
 func debSuccess(b *realctrld.Box) {
-	b.Snapshot("resolv-before", resolvConf)
-	b.StartAPI(testenv.Canary, realctrld.Accept)
-	writeSettings(b)
-	b.Run("dpkg -i", slow, nil, "dpkg", "-i", realctrld.Share+"/ctrld.deb")
+	installProvisionedDeb(b)
 	b.Run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
 	b.RecordProcesses("installed")
 	b.Snapshot("installed", resolvConf, "/etc/controld", "/etc/controld/ctrld.toml", "/etc/init.d/ctrld")
@@ -26,9 +22,7 @@ func debSuccess(b *realctrld.Box) {
 	b.Run("ctrld status after upgrade", quick, nil, "/usr/bin/ctrld", "status")
 	b.RecordProcesses("upgraded")
 	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
-	b.Snapshot("after-purge", footprint...)
-	b.Snapshot("resolv-after", resolvConf)
-	b.RecordProcesses("after-purge")
+	recordRemoval(b, "after-purge")
 }
 
 func TestDebProvisionsForReal(t *testing.T) {

@@ -55,6 +55,23 @@ func writeSettings(b *realctrld.Box) {
 	b.Write(settingsFile, 0o600, "ProvisionToken="+testenv.Canary+"\n")
 }
 
+// installProvisionedDeb installs the .deb with the token in the settings
+// file and an API that accepts it, after noting resolv.conf as it was.
+func installProvisionedDeb(b *realctrld.Box) {
+	b.Snapshot("resolv-before", resolvConf)
+	b.StartAPI(testenv.Canary, realctrld.Accept)
+	writeSettings(b)
+	b.Run("dpkg -i", slow, nil, "dpkg", "-i", realctrld.Share+"/ctrld.deb")
+}
+
+// recordRemoval notes, under label, what the package's removal left:
+// the footprint, resolv.conf and the processes still running.
+func recordRemoval(b *realctrld.Box, label string) {
+	b.Snapshot(label, footprint...)
+	b.Snapshot("resolv-after", resolvConf)
+	b.RecordProcesses(label)
+}
+
 // runScenario runs one scenario, checks the canary everywhere and logs
 // each step's line, exit code and time.
 func runScenario(t *testing.T, name string, limit time.Duration) *realctrld.Report {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/internal/realctrld"
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
 )
 
 // The slow case: a machine provisioned earlier boots offline, so the
@@ -16,10 +15,7 @@ import (
 // and ctrld's own uninstall would wait minutes. The purge must stay well
 // under 90 s, stop the daemon and restore resolv.conf.
 func offlinePurge(b *realctrld.Box) {
-	b.Snapshot("resolv-before", resolvConf)
-	b.StartAPI(testenv.Canary, realctrld.Accept)
-	writeSettings(b)
-	b.Run("dpkg -i", slow, nil, "dpkg", "-i", realctrld.Share+"/ctrld.deb")
+	installProvisionedDeb(b)
 	// Power loss, then a boot with no network.
 	for _, pid := range b.Pids("ctrld") {
 		b.Must("kill", "-9", strconv.Itoa(pid))
@@ -32,9 +28,7 @@ func offlinePurge(b *realctrld.Box) {
 	b.RecordProcesses("booted")
 	b.Snapshot("booted", resolvConf, "/run/ctrld_control.sock")
 	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
-	b.Snapshot("after-purge", footprint...)
-	b.Snapshot("resolv-after", resolvConf)
-	b.RecordProcesses("after-purge")
+	recordRemoval(b, "after-purge")
 }
 
 func TestOfflinePurgeIsBounded(t *testing.T) {

@@ -24,9 +24,7 @@ func rpmOfflineThenFix(b *realctrld.Box) {
 	b.Run("ctrld-install start", slow, nil, "/usr/bin/ctrld-install", "start")
 	b.Run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
 	b.Run("rpm -e", slow, nil, "rpm", "-e", "ctrld")
-	b.Snapshot("after-erase", footprint...)
-	b.Snapshot("resolv-after", resolvConf)
-	b.RecordProcesses("after-erase")
+	recordRemoval(b, "after-erase")
 }
 
 func TestRpmOfflineThenRetry(t *testing.T) {
