@@ -310,21 +310,28 @@ func packagesExcept(patterns []string) ([]string, error) {
 	return rest, nil
 }
 
-// fuzzTargets are run briefly on every test run; longer runs are for
-// `go test -fuzz` by hand.
-var fuzzTargets = []struct{ Pkg, Name string }{
-	{"./wrapper/internal/scan", "FuzzScanner"},
-	{"./wrapper/settings", "FuzzParsePlist"},
-	{"./installers/macos/xar", "FuzzReader"},
-	{"./installers/macos/cpio", "FuzzReader"},
-	{"./installers/macos/bom", "FuzzRead"},
+// fuzzTargets are run briefly on every test run, each for a few seconds' worth
+// of executions on an idle machine here; longer runs are for `go test -fuzz`
+// by hand. The budgets are counts, not durations: in Go 1.26 a duration
+// races the fuzz coordinator's shutdown on a busy machine and fails a
+// clean run with "context deadline exceeded".
+var fuzzTargets = []struct {
+	Pkg, Name string
+	Execs     int
+}{
+	{"./wrapper/internal/scan", "FuzzScanner", 60000},
+	{"./wrapper/settings", "FuzzParsePlist", 2000},
+	{"./installers/macos/xar", "FuzzReader", 60},
+	{"./installers/macos/cpio", "FuzzReader", 150000},
+	{"./installers/macos/bom", "FuzzRead", 100000},
 }
 
-// Fuzz runs each fuzz target for a short while (FUZZTIME, default 5s).
+// Fuzz runs each fuzz target for its budget (FUZZTIME, a duration or a
+// count such as 1000x, overrides it for all).
 func Fuzz() error {
-	fuzztime := envOr("FUZZTIME", "5s")
 	for _, f := range fuzzTargets {
-		if err := sh.RunV("go", "test", "-run", "^$", "-fuzz", "^"+f.Name+"$", "-fuzztime", fuzztime, f.Pkg); err != nil {
+		budget := envOr("FUZZTIME", strconv.Itoa(f.Execs)+"x")
+		if err := sh.RunV("go", "test", "-run", "^$", "-fuzz", "^"+f.Name+"$", "-fuzztime", budget, f.Pkg); err != nil {
 			return err
 		}
 	}
