@@ -23,5 +23,20 @@ func open(path string, noLinks bool) (*os.File, error) {
 	return f, err
 }
 
+// openWrite opens for reading and writing, creating the file when
+// missing; O_NOFOLLOW refuses a link, O_EXCL anything already there (a
+// dangling link included). It never blocks, as open.
+func openWrite(path string, exclusive bool, perm fs.FileMode) (*os.File, error) {
+	flags := os.O_RDWR | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+	if exclusive {
+		flags |= os.O_EXCL
+	}
+	f, err := os.OpenFile(path, flags, perm)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, ErrNotRegular
+	}
+	return f, err
+}
+
 // notLink: O_NOFOLLOW already refused a link at open.
 func notLink(*os.File, fs.FileInfo, bool) bool { return true }

@@ -10,17 +10,33 @@ import (
 // open, with noLinks, opens a reparse point itself instead of its target,
 // so notLink can see it and refuse it. CreateFile never waits on a pipe.
 func open(path string, noLinks bool) (*os.File, error) {
-	p, err := windows.UTF16PtrFromString(path)
-	if err != nil {
-		return nil, ErrNotRegular
-	}
 	attrs := uint32(windows.FILE_ATTRIBUTE_NORMAL)
 	if noLinks {
 		attrs |= windows.FILE_FLAG_OPEN_REPARSE_POINT
 	}
-	h, err := windows.CreateFile(p, windows.GENERIC_READ,
+	return createFile(path, windows.GENERIC_READ, windows.OPEN_EXISTING, attrs)
+}
+
+// openWrite opens for reading and writing, creating the file when
+// missing, and opens a reparse point itself so that notLink refuses it.
+// CREATE_NEW fails on anything already there. The ACL is the folder's.
+func openWrite(path string, exclusive bool, _ fs.FileMode) (*os.File, error) {
+	disposition := uint32(windows.OPEN_ALWAYS)
+	if exclusive {
+		disposition = windows.CREATE_NEW
+	}
+	return createFile(path, windows.GENERIC_READ|windows.GENERIC_WRITE, disposition,
+		windows.FILE_ATTRIBUTE_NORMAL|windows.FILE_FLAG_OPEN_REPARSE_POINT)
+}
+
+func createFile(path string, access, disposition, attrs uint32) (*os.File, error) {
+	p, err := windows.UTF16PtrFromString(path)
+	if err != nil {
+		return nil, ErrNotRegular
+	}
+	h, err := windows.CreateFile(p, access,
 		windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE|windows.FILE_SHARE_DELETE,
-		nil, windows.OPEN_EXISTING, attrs, 0)
+		nil, disposition, attrs, 0)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
