@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/proc"
 )
 
 // StopDaemons stops every process running binary (the daemon and any
@@ -91,17 +93,7 @@ func pids(procDir string) []int {
 }
 
 // stat returns the fields after the command name in /proc/<pid>/stat.
-func stat(procDir string, pid int) []string {
-	data, err := os.ReadFile(filepath.Join(procDir, strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return nil
-	}
-	i := strings.LastIndexByte(string(data), ')')
-	if i < 0 {
-		return nil
-	}
-	return strings.Fields(string(data[i+1:]))
-}
+func stat(procDir string, pid int) []string { return proc.StatFields(procDir, pid) }
 
 func parentOf(procDir string, pid int) (int, bool) {
 	f := stat(procDir, pid)
