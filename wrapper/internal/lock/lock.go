@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
 // FileName is the lock file inside the ctrld home dir. It stays behind,
@@ -21,9 +22,12 @@ var ErrBusy = errors.New("another ctrld-install run holds the lock")
 type Lock struct{ f *os.File }
 
 // Acquire takes the lock for home without waiting. The OS drops it when
-// the process dies, so a crash never leaves the home dir locked.
+// the process dies, so a crash never leaves the home dir locked. A link or
+// anything but a regular file at the lock's path is refused (an error
+// matching safefile.ErrRefused), never followed, and left where it is:
+// replacing it could hand two runs two different locks.
 func Acquire(home string) (*Lock, error) {
-	f, err := os.OpenFile(filepath.Join(home, FileName), os.O_RDWR|os.O_CREATE, 0o600)
+	f, err := safefile.OpenOrCreate(filepath.Join(home, FileName), 0o600)
 	if err != nil {
 		return nil, err
 	}

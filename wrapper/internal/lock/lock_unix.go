@@ -16,12 +16,3 @@ func tryLock(f *os.File) error {
 	}
 	return err
 }
-
-const noFollow = unix.O_NOFOLLOW | unix.O_NONBLOCK
-
-// signalReaches reports whether process group id has a member, a zombie
-// included.
-func signalReaches(id int) bool {
-	err := unix.Kill(-id, 0)
-	return err == nil || errors.Is(err, unix.EPERM)
-}

@@ -16,9 +16,3 @@ func tryLock(f *os.File) error {
 	}
 	return err
 }
-
-const noFollow = 0
-
-// groupAlive is always false on Windows: ctrld's tree is in a kill-on-close
-// job object that dies with the wrapper.
-func groupAlive(int) bool { return false }

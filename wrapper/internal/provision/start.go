@@ -25,13 +25,11 @@ func (p *Provisioner) start(ctx context.Context, svc platform.Service, args []st
 	stdout, stderr := judge.NewStream(), judge.NewStream()
 	runCtx, cancel := context.WithTimeoutCause(ctx, p.Config.Timeout, errTimeout)
 	defer cancel()
-	res, err := proc.Run(runCtx, proc.Spec{
+	res, err := p.runMarked(runCtx, proc.Spec{
 		Path: p.Config.Ctrld, Args: args, Env: p.Config.Env,
 		Stdout: stdout, Stderr: stderr,
 		Grace: p.Config.Grace, Drain: 2 * time.Second,
-		Started: func(pid int) { lock.MarkTree(p.Config.Home, pid) },
 	})
-	lock.ClearTree(p.Config.Home)
 	if err != nil {
 		return codes.Failure(codes.CtrldNotFound)
 	}
@@ -53,6 +51,14 @@ func (p *Provisioner) start(ctx context.Context, svc platform.Service, args []st
 		return p.gate(ctx, svc)
 	}
 	return byExitCode(res.ExitCode)
+}
+
+// runMarked runs ctrld with its tree named in the tree marker while it
+// runs. The marker goes however the run ends, a panic included.
+func (p *Provisioner) runMarked(ctx context.Context, spec proc.Spec) (proc.Result, error) {
+	defer lock.ClearTree(p.Config.Home)
+	spec.Started = func(pid int) { lock.MarkTree(p.Config.Home, pid, p.Config.Ctrld) }
+	return proc.Run(ctx, spec)
 }
 
 // byExitCode maps ctrld's own exit codes (21-59) that name exactly one
