@@ -9,6 +9,7 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/proc"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
@@ -102,11 +103,12 @@ func interruptContext(again func()) (context.Context, func()) {
 
 // exitInterrupted is the answer to a second stop signal: the installer
 // wants the wrapper gone now, so it prints the line, hard-kills ctrld's
-// tree without the grace and exits.
+// tree without the grace, clears its tree marker and exits.
 func exitInterrupted(line *oneLine) {
 	o := codes.Failure(codes.WrapperInterrupted)
 	if line.print(o) {
 		proc.KillAll()
+		lock.ClearOwnTrees()
 		os.Exit(o.Exit())
 	}
 }
