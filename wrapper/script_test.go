@@ -92,6 +92,7 @@ func TestScripts(t *testing.T) {
 			"delayedwrite":  cmdDelayedWrite,
 			"maxrss":        cmdMaxRSS,
 			"stalledsyslog": cmdStalledSyslog,
+			"foreigngroup":  cmdForeignGroup,
 		},
 	})
 }
@@ -323,6 +324,23 @@ func cmdPidAlive(ts *testscript.TestScript, neg bool, args []string) {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
+
+// foreigngroup PIDFILE starts a local user's process, sleep in a session
+// and process group of its own (as nobody when the tests run as root),
+// and writes its pid: the group id a stale tree marker may name.
+func cmdForeignGroup(ts *testscript.TestScript, neg bool, args []string) {
+	cmd := exec.Command("sleep", "60")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if os.Geteuid() == 0 {
+		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: nobody, Gid: nobody}
+	}
+	ts.Check(cmd.Start())
+	ts.Defer(func() { cmd.Process.Kill(); cmd.Wait() })
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strconv.Itoa(cmd.Process.Pid)), 0o644))
+}
+
+// nobody is the uid of foreigngroup's process.
+const nobody = 65534
 
 // syslog prints what the wrapper sent to syslog so far.
 func cmdSyslog(ts *testscript.TestScript, neg bool, args []string) {
