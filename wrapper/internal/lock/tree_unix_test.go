@@ -9,8 +9,10 @@ import (
 	"strconv"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/proc"
 )
 
 // nobody is the uid a local attacker's processes run as here.
@@ -98,12 +100,37 @@ func TestTreeAliveWhileCtrldsGroupLives(t *testing.T) {
 	if !TreeAlive(home) {
 		t.Fatal("ctrld's live group was not seen")
 	}
+	// Killed and not yet reaped, ctrld is a zombie: that is not alive.
 	cmd.Process.Kill()
-	cmd.Wait()
+	waitZombie(t, cmd.Process.Pid)
 	if TreeAlive(home) {
-		t.Fatal("a dead group was seen as alive")
+		t.Fatal("a group of a zombie was seen as alive")
 	}
 	markerGone(t, home)
+	cmd.Wait()
+}
+
+// waitExec waits for process pid to run program: a shell's background
+// child is a copy of the shell until it execs.
+func waitExec(t *testing.T, pid int, program string) {
+	t.Helper()
+	want, _ := proc.FileOf(program)
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if f, err := proc.Lookup(pid); err == nil && f.Exe == want {
+			return
+		}
+	}
+	t.Fatalf("process %d never ran %s", pid, program)
+}
+
+func waitZombie(t *testing.T, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if f, err := proc.Lookup(pid); err == nil && f.Zombie {
+			return
+		}
+	}
+	t.Fatalf("process %d did not become a zombie", pid)
 }
 
 // A local user waits for the id of a tree that is gone and makes a group
@@ -173,6 +200,7 @@ func TestTreeAliveWithoutItsLeader(t *testing.T) {
 		if err != nil {
 			t.Fatalf("child pid %q", data)
 		}
+		waitExec(t, child, program)
 		if got := TreeAlive(home); got != want {
 			t.Errorf("%s left in the group: alive=%v, want %v", program, got, want)
 		}

@@ -183,3 +183,29 @@ func TestUninstallKeepsTheLockOfARunningStart(t *testing.T) {
 		t.Fatalf("uninstall deleted the lock a running start holds: %v", err)
 	}
 }
+
+// gatePanics is Linux whose success gate panics.
+type gatePanics struct{ platform.Linux }
+
+func (gatePanics) Gate(context.Context, platform.Service) bool { panic("gate") }
+
+// While ctrld start runs, the tree marker names it; a run that ends in
+// WRAPPER_INTERNAL leaves no marker behind.
+func TestPanicLeavesNoTreeMarker(t *testing.T) {
+	home := t.TempDir()
+	ctrld := filepath.Join(t.TempDir(), "ctrld")
+	marker := filepath.Join(home, lock.TreeFileName)
+	// ctrld start exits 0 only when it finds itself marked.
+	script := "#!/bin/sh\n[ \"$1\" = start ] || exit 0\n[ -f " + marker + " ] && grep -q \"^group=$$ \" " + marker + "\n"
+	if err := os.WriteFile(ctrld, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, _ := newProvisioner(t, ctrld, gatePanics{}, nil, settings.Settings{settings.ProvisionToken: testenv.Canary})
+	p.Config.Home, p.Config.RecordDir = home, home
+	if o := p.Run(context.Background()); o.Code != codes.WrapperInternal {
+		t.Fatalf("got %q: ctrld start did not find its marker, or the gate did not run", o.Line())
+	}
+	if _, err := os.Lstat(marker); !os.IsNotExist(err) {
+		t.Fatalf("the marker was left: %v", err)
+	}
+}
