@@ -35,8 +35,9 @@ const (
 	PendingResultFile = "." + LastResultFile + ".tmp"
 	// LockFile is the wrapper's lock; it stays behind, empty.
 	LockFile = ".ctrld-install.lock"
-	// TreeFile names the process group of the ctrld a run started, while
-	// it runs; a killed run leaves it behind.
+	// TreeFile names the tree of the ctrld a run started (group, leader
+	// start time, boot, binary), while it runs; a killed run leaves it
+	// behind.
 	TreeFile = ".ctrld-install.tree"
 	// SettingsFile is the Linux settings file's name.
 	SettingsFile = "ctrld-install.conf"
