@@ -1,17 +1,10 @@
 package proc
 
-import (
-	"bytes"
-	"errors"
-
-	"golang.org/x/sys/unix"
-)
+import "golang.org/x/sys/unix"
 
 // zombie is SZOMB, the p_stat of a process that exited and waits to be
 // reaped.
 const zombie = 5
-
-var errNoExe = errors.New("no executable path")
 
 // Boot names the running boot: macOS makes a new UUID each boot.
 func Boot() (string, error) { return unix.Sysctl("kern.bootsessionuuid") }
@@ -51,20 +44,12 @@ func facts(k *unix.KinfoProc) Facts {
 	return f
 }
 
-// exePath reads the path the process was started from: kern.procargs2
-// holds argc (four bytes), then that path, NUL-terminated. macOS shows no
+// exePath reads the path the process was started from. macOS shows no
 // file identity of a process; the path's file stands in for it.
 func exePath(pid int) (string, error) {
 	buf, err := unix.SysctlRaw("kern.procargs2", pid)
 	if err != nil {
 		return "", err
 	}
-	if len(buf) < 4 {
-		return "", errNoExe
-	}
-	path, _, found := bytes.Cut(buf[4:], []byte{0})
-	if !found || len(path) == 0 {
-		return "", errNoExe
-	}
-	return string(path), nil
+	return procArgsPath(buf)
 }
