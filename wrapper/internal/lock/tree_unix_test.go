@@ -102,7 +102,7 @@ func TestTreeAliveWhileCtrldsGroupLives(t *testing.T) {
 	}
 	// Killed and not yet reaped, ctrld is a zombie: that is not alive.
 	cmd.Process.Kill()
-	waitZombie(t, cmd.Process.Pid)
+	waitFacts(t, cmd.Process.Pid, "became a zombie", func(f proc.Facts) bool { return f.Zombie })
 	if TreeAlive(home) {
 		t.Fatal("a group of a zombie was seen as alive")
 	}
@@ -110,27 +110,17 @@ func TestTreeAliveWhileCtrldsGroupLives(t *testing.T) {
 	cmd.Wait()
 }
 
-// waitExec waits for process pid to run program: a shell's background
-// child is a copy of the shell until it execs.
-func waitExec(t *testing.T, pid int, program string) {
+// waitFacts waits up to 5s for process pid to be as ok wants: a shell's
+// background child is a copy of the shell until it execs, and a killed
+// child takes a moment to become a zombie.
+func waitFacts(t *testing.T, pid int, what string, ok func(proc.Facts) bool) {
 	t.Helper()
-	want, _ := proc.FileOf(program)
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if f, err := proc.Lookup(pid); err == nil && f.Exe == want {
+		if f, err := proc.Lookup(pid); err == nil && ok(f) {
 			return
 		}
 	}
-	t.Fatalf("process %d never ran %s", pid, program)
-}
-
-func waitZombie(t *testing.T, pid int) {
-	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if f, err := proc.Lookup(pid); err == nil && f.Zombie {
-			return
-		}
-	}
-	t.Fatalf("process %d did not become a zombie", pid)
+	t.Fatalf("process %d never %s", pid, what)
 }
 
 // A local user waits for the id of a tree that is gone and makes a group
@@ -200,7 +190,8 @@ func TestTreeAliveWithoutItsLeader(t *testing.T) {
 		if err != nil {
 			t.Fatalf("child pid %q", data)
 		}
-		waitExec(t, child, program)
+		exe, _ := proc.FileOf(program)
+		waitFacts(t, child, "ran "+program, func(f proc.Facts) bool { return f.Exe == exe })
 		if got := TreeAlive(home); got != want {
 			t.Errorf("%s left in the group: alive=%v, want %v", program, got, want)
 		}
