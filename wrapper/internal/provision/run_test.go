@@ -195,8 +195,10 @@ func TestPanicLeavesNoTreeMarker(t *testing.T) {
 	home := t.TempDir()
 	ctrld := filepath.Join(t.TempDir(), "ctrld")
 	marker := filepath.Join(home, lock.TreeFileName)
-	// ctrld start exits 0 only when it finds itself marked.
-	script := "#!/bin/sh\n[ \"$1\" = start ] || exit 0\n[ -f " + marker + " ] && grep -q \"^group=$$ \" " + marker + "\n"
+	// ctrld start exits 0 only when it finds itself marked, which the
+	// wrapper does just after it started.
+	script := "#!/bin/sh\n[ \"$1\" = start ] || exit 0\nfor i in $(seq 100); do\n" +
+		"  grep -qs \"^group=$$ \" " + marker + " && exit 0\n  sleep 0.05\ndone\nexit 1\n"
 	if err := os.WriteFile(ctrld, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
