@@ -34,6 +34,9 @@ var (
 	// ErrLegacyCopiesLeft means the job was moved, but old copies of the
 	// binaries could not be removed; nothing runs them any more.
 	ErrLegacyCopiesLeft = errors.New("old copies of the binaries were left")
+	// ErrJobUnreadable means the launchd plist could not be read or
+	// decoded, so it was not moved; its binary is left where it is.
+	ErrJobUnreadable = errors.New("the launchd plist could not be read")
 )
 
 // MoveOffLegacyDir moves ctrld's launchd job off the folder earlier
@@ -55,7 +58,7 @@ func (d Darwin) MoveOffLegacyDir(ctx context.Context, svc Service) error {
 		return d.removeLegacy(contract.Wrapper)
 	}
 	if err != nil {
-		return err
+		return errors.Join(ErrJobUnreadable, err)
 	}
 	if !repoint(job, filepath.Join(d.LegacyDir, svc.Name), svc.Ctrld) {
 		return d.removeLegacy(contract.Wrapper)

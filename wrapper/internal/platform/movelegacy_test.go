@@ -266,3 +266,15 @@ func TestMoveOffLegacyDirWithoutAJob(t *testing.T) {
 		t.Fatal("no LegacyDir: no move")
 	}
 }
+
+// A plist that cannot be decoded is not moved, and its old binary stays.
+func TestMoveOffLegacyDirLeavesAnUnreadableJob(t *testing.T) {
+	m := newLegacyMac(t, plist.XMLFormat)
+	os.WriteFile(m.plist, []byte("<plist><dict><key>"), 0o644)
+	if err := m.darwin.MoveOffLegacyDir(context.Background(), m.svc); !errors.Is(err, ErrJobUnreadable) {
+		t.Fatalf("err %v, want %v", err, ErrJobUnreadable)
+	}
+	if len(m.launchd.calls) != 0 || !m.exists("ctrld") {
+		t.Fatalf("calls %q, old ctrld kept %v", m.launchd.calls, m.exists("ctrld"))
+	}
+}
