@@ -142,3 +142,23 @@ func TestStopDaemonsStopsTheFileUnderAnotherName(t *testing.T) {
 		t.Errorf("signalled %d processes, want the daemon and its child", n)
 	}
 }
+
+// A daemon whose binary was replaced since it started (an upgrade's new
+// file renamed over it) runs the old, deleted file: in our own namespaces
+// that is still the ctrld we remove.
+func TestStopDaemonsStopsADaemonOfAReplacedBinary(t *testing.T) {
+	dir := t.TempDir()
+	daemon, next := filepath.Join(dir, "ctrld"), filepath.Join(dir, "ctrld.new")
+	copyOfShell(t, daemon)
+	cmd := exec.Command(daemon, "-c", waiting)
+	startGroup(t, cmd)
+	runs(t, cmd.Process.Pid, daemon)
+	childOf(t, cmd.Process.Pid, "")
+	copyOfShell(t, next)
+	if err := os.Rename(next, daemon); err != nil {
+		t.Fatal(err)
+	}
+	if n := StopDaemons("/proc", daemon, 500*time.Millisecond); n != 2 {
+		t.Errorf("signalled %d processes, want the old daemon and its child", n)
+	}
+}
