@@ -88,14 +88,14 @@ func newMacRoot(t *testing.T, script []byte) *macRoot {
 }
 
 // launchctlStandIn logs its arguments and keeps one job's state in
-// /tmp/launchctl.loaded: load sets it, unload clears it (unless
+// /tmp/launchctl.loaded: load sets it, unload and bootout clear it (unless
 // /tmp/launchctl.stuck says the job will not go), list answers from it.
 // "load" creates nothing: the plist is already there on an upgrade.
 var launchctlStandIn = []byte(`#!/bin/sh
 echo "$*" >> /tmp/launchctl.log
 case $1 in
 load) : >/tmp/launchctl.loaded ;;
-unload) [ -e /tmp/launchctl.stuck ] || rm -f /tmp/launchctl.loaded ;;
+unload | bootout) [ -e /tmp/launchctl.stuck ] || rm -f /tmp/launchctl.loaded ;;
 list) [ -e /tmp/launchctl.loaded ] || exit 113 ;;
 esac
 exit 0
@@ -359,7 +359,7 @@ func TestPostinstallUpgradeFromLegacyLocation(t *testing.T) {
 	}
 }
 
-// A job launchd keeps loaded after the unload is not moved, and its old
+// A job launchd keeps loaded after unload and bootout is not moved, and its old
 // binary stays: removing it would let a Homebrew owner put back a file
 // the KeepAlive job then runs as root. The install fails with
 // SERVICE_RELOAD_FAILED.
@@ -378,7 +378,7 @@ func TestPostinstallKeepsALegacyJobThatStaysLoaded(t *testing.T) {
 			t.Errorf("%s%s removed under a loaded job", LegacyInstallDir, kept)
 		}
 	}
-	if got := m.read("/tmp/launchctl.log"); got != "unload "+daemonPath+"\nlist ctrld\n" {
+	if got := m.read("/tmp/launchctl.log"); got != "unload "+daemonPath+"\nlist ctrld\nbootout system/ctrld\nlist ctrld\n" {
 		t.Fatalf("launchctl calls %q", got)
 	}
 	if m.read("/tmp/ctrld-calls") != "" {

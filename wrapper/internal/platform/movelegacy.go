@@ -29,7 +29,7 @@ const jobPlistMode = 0o644
 
 var (
 	// ErrJobStillLoaded means launchd still has the job that runs the
-	// old binary after it was told to unload it: nothing was changed.
+	// old binary after unload and bootout: nothing was changed.
 	ErrJobStillLoaded = errors.New("the launchd job is still loaded after launchctl unload")
 	// ErrLegacyCopiesLeft means the job was moved, but old copies of the
 	// binaries could not be removed; nothing runs them any more.
@@ -42,8 +42,8 @@ var (
 // MoveOffLegacyDir moves ctrld's launchd job off the folder earlier
 // releases installed into (LegacyDir: /usr/local/bin, which Homebrew
 // gives to a user on Intel Macs). The order is what keeps root from ever
-// running a user's file: the job is unloaded (and launchd asked that it
-// is gone), then its plist is pointed at svc.Ctrld, and only then are the
+// running a user's file: the job is unloaded (and launchd asked whether
+// it is gone), then its plist is pointed at svc.Ctrld, and only then are the
 // old binaries removed. Whatever step fails or is cut short, no loaded
 // job names a path in LegacyDir whose binary is gone: until the plist is
 // rewritten the old binary stays, and a later run finishes the move. The
@@ -110,20 +110,23 @@ func jobName(job map[string]any, fallback string) string {
 	return fallback
 }
 
-// unloadJob unloads the job and then asks launchd for it: "launchctl
-// unload" does not say reliably whether the job is gone, "launchctl
-// list LABEL" fails once it is.
+// unloadJob unloads the job, and after each way of unloading asks
+// launchd for it: neither "launchctl unload" nor "launchctl bootout" says
+// reliably whether the job is gone, "launchctl list LABEL" fails once it
+// is.
 func (d Darwin) unloadJob(ctx context.Context, svc Service, path, label string) error {
-	_ = d.Run(ctx, svc.Env, launchctl, "unload", path)
-	loaded := d.Run(ctx, svc.Env, launchctl, "list", label) == nil
-	if err := context.Cause(ctx); err != nil {
-		// An interrupted list proves nothing.
-		return err
+	for _, unload := range [][]string{{"unload", path}, {"bootout", "system/" + label}} {
+		_ = d.Run(ctx, svc.Env, launchctl, unload...)
+		loaded := d.Run(ctx, svc.Env, launchctl, "list", label) == nil
+		if err := context.Cause(ctx); err != nil {
+			// An interrupted list proves nothing.
+			return err
+		}
+		if !loaded {
+			return nil
+		}
 	}
-	if loaded {
-		return fmt.Errorf("%w: %s (%s)", ErrJobStillLoaded, label, path)
-	}
-	return nil
+	return fmt.Errorf("%w: %s (%s)", ErrJobStillLoaded, label, path)
 }
 
 // writeJob replaces the plist atomically, in the format it had.

@@ -12,18 +12,20 @@ import (
 	"howett.net/plist"
 )
 
-// fakeLaunchd answers launchctl unload and list for one job, and checks
+// fakeLaunchd answers launchctl unload, bootout and list for one job, and checks
 // on every call that the old binaries are still in place: nothing may
 // remove them while launchctl is still being asked about the job.
 type fakeLaunchd struct {
-	t       *testing.T
-	label   string
-	loaded  bool
-	stuck   bool                // unload leaves the job loaded
-	onCall  func(args []string) // runs before each call is answered
-	calls   []string
-	needs   []string // files that must exist at every call
-	plistAt string
+	t      *testing.T
+	label  string
+	loaded bool
+	stuck  bool // unload and bootout leave the job loaded
+	// ignoresUnload: only bootout removes the job.
+	ignoresUnload bool
+	onCall        func(args []string) // runs before each call is answered
+	calls         []string
+	needs         []string // files that must exist at every call
+	plistAt       string
 }
 
 func (f *fakeLaunchd) run(ctx context.Context, _ []string, name string, args ...string) error {
@@ -41,6 +43,9 @@ func (f *fakeLaunchd) run(ctx context.Context, _ []string, name string, args ...
 	}
 	switch {
 	case args[0] == "unload" && args[1] == f.plistAt:
+		f.loaded = f.loaded && (f.stuck || f.ignoresUnload)
+		return nil
+	case args[0] == "bootout" && args[1] == "system/"+f.label:
 		f.loaded = f.loaded && f.stuck
 		return nil
 	case args[0] == "list" && args[1] == f.label && f.loaded:
@@ -163,8 +168,9 @@ func equalJobs(a, b map[string]any) bool {
 	return bytes.Equal(x, y)
 }
 
-// While launchd still has the job, nothing changes: the job keeps its old
-// binary rather than one a Homebrew owner puts back after a removal.
+// While launchd still has the job after unload and bootout, nothing
+// changes: the job keeps its old binary rather than one a Homebrew owner
+// puts back after a removal.
 func TestMoveOffLegacyDirChangesNothingWhileTheJobIsLoaded(t *testing.T) {
 	m := newLegacyMac(t, plist.XMLFormat)
 	before, _ := os.ReadFile(m.plist)
@@ -172,11 +178,31 @@ func TestMoveOffLegacyDirChangesNothingWhileTheJobIsLoaded(t *testing.T) {
 	if err := m.darwin.MoveOffLegacyDir(context.Background(), m.svc); !errors.Is(err, ErrJobStillLoaded) {
 		t.Fatalf("err %v, want %v", err, ErrJobStillLoaded)
 	}
+	want := []string{launchctl + " unload " + m.plist, launchctl + " list ctrld", launchctl + " bootout system/ctrld", launchctl + " list ctrld"}
+	if strings.Join(m.launchd.calls, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("launchctl calls %q", m.launchd.calls)
+	}
 	if now, _ := os.ReadFile(m.plist); !bytes.Equal(now, before) {
 		t.Error("the plist changed")
 	}
 	if !m.exists("ctrld") || !m.exists("ctrld-install") {
 		t.Error("old binaries removed under a loaded job")
+	}
+}
+
+// When unload leaves the job loaded, bootout is tried, and confirmed.
+func TestMoveOffLegacyDirFallsBackToBootout(t *testing.T) {
+	m := newLegacyMac(t, plist.XMLFormat)
+	m.launchd.ignoresUnload = true
+	if err := m.darwin.MoveOffLegacyDir(context.Background(), m.svc); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{launchctl + " unload " + m.plist, launchctl + " list ctrld", launchctl + " bootout system/ctrld", launchctl + " list ctrld"}
+	if strings.Join(m.launchd.calls, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("launchctl calls %q", m.launchd.calls)
+	}
+	if m.launchd.loaded || m.exists("ctrld") {
+		t.Fatalf("loaded %v, old ctrld left %v", m.launchd.loaded, m.exists("ctrld"))
 	}
 }
 
@@ -189,7 +215,7 @@ func TestMoveOffLegacyDirStopsWhenInterrupted(t *testing.T) {
 	defer cancel()
 	m.launchd.stuck = true
 	m.launchd.onCall = func(args []string) {
-		if args[0] == "unload" {
+		if args[0] == "list" {
 			cancel()
 		}
 	}
