@@ -43,11 +43,11 @@ var (
 // releases installed into (LegacyDir: /usr/local/bin, which Homebrew
 // gives to a user on Intel Macs). The order is what keeps root from ever
 // running a user's file: the job is unloaded (and launchd asked whether
-// it is gone), then its plist is pointed at svc.Ctrld, and only then are the
-// old binaries removed. Whatever step fails or is cut short, no loaded
-// job names a path in LegacyDir whose binary is gone: until the plist is
-// rewritten the old binary stays, and a later run finishes the move. The
-// wrapper's old copy goes whether or not a job pointed there.
+// it is gone), then its plist is pointed at svc.Ctrld, and only then are
+// the old binaries removed. Whatever step fails or is cut short, no
+// loaded job names a path in LegacyDir whose binary is gone: until the
+// plist is rewritten the old binary stays, and a later run finishes the
+// move. The wrapper's old copy goes whether or not a job pointed there.
 func (d Darwin) MoveOffLegacyDir(ctx context.Context, svc Service) error {
 	if d.LegacyDir == "" || len(svc.Files) == 0 {
 		return nil
