@@ -34,7 +34,7 @@ func binaries(t *testing.T) (ctrld, wrapper string) {
 // newRoot makes a minimal root with the tools the shims use.
 func newRoot(t *testing.T) string {
 	return testenv.NewChroot(t, []string{"etc/systemd/system", "usr/bin", "usr/local/bin"},
-		"rm", "rmdir", "mkdir", "chmod", "cp", "mv", "cat", "dirname", "pwd", "ls")
+		"rm", "rmdir", "mkdir", "chmod", "cp", "mv", "cat", "dirname", "pwd", "ls", "id", "readlink")
 }
 
 // scenario sets what the fake ctrld does; it lives beside the installed

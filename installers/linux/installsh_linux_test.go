@@ -23,7 +23,7 @@ func tarballRoot(t *testing.T) (root string, wrapper []byte) {
 	ctrld, wrapperPath := binaries(t)
 	archive := buildFile(t, Package{Name: "ctrld", Version: docsVersion, Arch: "amd64", Ctrld: ctrld, Wrapper: wrapperPath, MTime: epoch}, "tar.gz")
 	root = testenv.NewChroot(t, []string{"etc/systemd/system", "usr/bin", "usr/local/bin", "srv", "root", "home"},
-		"rm", "rmdir", "mkdir", "chmod", "cp", "mv", "cat", "dirname", "pwd", "ls", "mktemp", "tar", "printf")
+		"rm", "rmdir", "mkdir", "chmod", "cp", "mv", "cat", "dirname", "pwd", "ls", "id", "readlink", "mktemp", "tar", "printf")
 	data, err := os.ReadFile(archive)
 	if err != nil {
 		t.Fatal(err)
@@ -115,5 +115,128 @@ func TestInstallShIgnoresCallersPATHAndCDPATH(t *testing.T) {
 	}
 	for _, f := range testenv.FilesWithCanary(root, filepath.Join(root, "root", "token")) {
 		t.Errorf("canary token in %s", strings.TrimPrefix(f, root))
+	}
+}
+
+// userUID owns what a local non-root user could have made.
+const userUID = 1000
+
+// installShRoot is a busybox root with the release extracted to /tmp and
+// the settings file written; prepare then changes it before install.sh runs.
+func installShRoot(t *testing.T, archive string, prepare func(root string)) string {
+	t.Helper()
+	root := newRoot(t)
+	extract(t, archive, filepath.Join(root, "tmp"))
+	writeSettings(t, root)
+	prepare(root)
+	return root
+}
+
+func mustDo(t *testing.T, errs ...error) {
+	t.Helper()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// install.sh refuses a destination someone other than root could replace,
+// with one line and CTRLD_NOT_FOUND, before it copies or runs anything:
+// the same rules the wrapper applies to the ctrld it runs.
+func TestInstallShRefusesAReplaceableDestination(t *testing.T) {
+	testenv.RealInstall(t, "install.sh in a chroot")
+	ctrld, wrapper := binaries(t)
+	archive := buildFile(t, Package{Name: "ctrld", Version: "1.0.0", Arch: "amd64", Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}, "tar.gz")
+	for _, tc := range []struct {
+		name, prefix, reason string
+		prepare              func(t *testing.T, root string)
+	}{
+		{"/usr/local root:staff 2775, as on older Debian", "", "directory /usr/local is group- or world-writable", func(t *testing.T, root string) {
+			local := filepath.Join(root, "usr", "local")
+			mustDo(t, os.Chown(local, 0, 50), os.Chmod(local, os.ModeSetgid|0o775))
+		}},
+		{"bin owned by a user", "", "directory /usr/local/bin is owned by uid 1000", func(t *testing.T, root string) {
+			mustDo(t, os.Chown(filepath.Join(root, "usr", "local", "bin"), userUID, userUID))
+		}},
+		{"world-writable bin", "", "directory /usr/local/bin is group- or world-writable", func(t *testing.T, root string) {
+			mustDo(t, os.Chmod(filepath.Join(root, "usr", "local", "bin"), 0o777))
+		}},
+		{"a group-writable ctrld already there", "", "/usr/local/bin/ctrld is group- or world-writable", func(t *testing.T, root string) {
+			mustDo(t, os.WriteFile(filepath.Join(root, "usr", "local", "bin", "ctrld"), []byte("old"), 0o775))
+			mustDo(t, os.Chmod(filepath.Join(root, "usr", "local", "bin", "ctrld"), 0o775))
+		}},
+		{"a ctrld-install owned by a user", "", "/usr/local/bin/ctrld-install is owned by uid 1000", func(t *testing.T, root string) {
+			p := filepath.Join(root, "usr", "local", "bin", "ctrld-install")
+			mustDo(t, os.WriteFile(p, []byte("old"), 0o755), os.Chown(p, userUID, userUID))
+		}},
+		{"a PREFIX linked into a user's folder", "/opt/ctrld", "directory /home/user is owned by uid 1000", func(t *testing.T, root string) {
+			user := filepath.Join(root, "home", "user")
+			mustDo(t, os.MkdirAll(filepath.Join(user, "bin"), 0o755), os.Chown(user, userUID, userUID))
+			mustDo(t, os.MkdirAll(filepath.Join(root, "opt"), 0o755), os.Symlink("../home/user", filepath.Join(root, "opt", "ctrld")))
+		}},
+		{"a relative PREFIX", "opt", "opt/bin is not an absolute path", func(*testing.T, string) {}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := installShRoot(t, archive, func(root string) { tc.prepare(t, root) })
+			before := strings.Join(tree(root), "\n")
+			out, code := run(t, "chroot", root, "/bin/sh", "-c",
+				`cd / && PREFIX="$1" exec /bin/sh /tmp/ctrld_1.0.0_linux_amd64/install.sh`, "sh", tc.prefix)
+			if code != 62 {
+				t.Errorf("exit %d, want 62 (CTRLD_NOT_FOUND)\n%s", code, out)
+			}
+			bin := tc.prefix + "/bin"
+			if tc.prefix == "" {
+				bin = "/usr/local/bin"
+			}
+			want := "install.sh: refusing to install into " + bin + ": " + tc.reason + "; use a PREFIX only root can write to\n"
+			if out != want {
+				t.Errorf("output\n%q, want\n%q", out, want)
+			}
+			if after := strings.Join(tree(root), "\n"); after != before {
+				t.Errorf("install.sh changed the files:\n%s\nwas\n%s", after, before)
+			}
+			if _, err := os.Stat(filepath.Join(root, "tmp", "ctrld-calls")); err == nil {
+				t.Error("ctrld ran")
+			}
+			noCanary(t, root)
+		})
+	}
+}
+
+// What install.sh accepts: a sticky world-writable folder on the way (like
+// /tmp) whose entry is root's, and a PREFIX linked to a root-only folder.
+// Under a caller's umask 000 what it creates is still 0755 (0700 for the
+// ctrld home).
+func TestInstallShAcceptsWhatOnlyRootCanReplace(t *testing.T) {
+	testenv.RealInstall(t, "install.sh in a chroot")
+	ctrld, wrapper := binaries(t)
+	archive := buildFile(t, Package{Name: "ctrld", Version: "1.0.0", Arch: "amd64", Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}, "tar.gz")
+	for _, tc := range []struct{ name, prefix, bin string }{
+		{"sticky folder on the way", "/shared/ctrld", "shared/ctrld/bin"},
+		{"linked PREFIX", "/opt/ctrld", "srv/ctrld/bin"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := installShRoot(t, archive, func(root string) {
+				shared := filepath.Join(root, "shared")
+				mustDo(t, os.Mkdir(shared, 0o755), os.Chmod(shared, os.ModeSticky|0o777))
+				mustDo(t, os.MkdirAll(filepath.Join(root, "srv", "ctrld"), 0o755), os.MkdirAll(filepath.Join(root, "opt"), 0o755))
+				mustDo(t, os.Symlink("/srv/ctrld", filepath.Join(root, "opt", "ctrld")))
+			})
+			out, code := run(t, "chroot", root, "/bin/sh", "-c",
+				`cd / && umask 000 && PREFIX="$1" exec /bin/sh /tmp/ctrld_1.0.0_linux_amd64/install.sh`, "sh", tc.prefix)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, out)
+			}
+			for _, p := range []string{tc.bin, tc.bin + "/ctrld", tc.bin + "/ctrld-install"} {
+				if info, err := os.Stat(filepath.Join(root, p)); err != nil || info.Mode().Perm() != 0o755 {
+					t.Errorf("/%s: %v %v, want mode 0755", p, info.Mode(), err)
+				}
+			}
+			if info, err := os.Stat(filepath.Join(root, "etc", "controld")); err != nil || info.Mode().Perm() != 0o700 {
+				t.Errorf("/etc/controld: %v %v", info.Mode(), err)
+			}
+			noCanary(t, root)
+		})
 	}
 }

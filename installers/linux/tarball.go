@@ -24,6 +24,9 @@ line: every local user can read it there.
 install.sh copies ctrld and ctrld-install to $PREFIX/bin (default
 /usr/local/bin), runs "ctrld-install start", prints one result line and
 exits with its code. "ctrld-install last" prints it again later.
+It refuses (exit 62) a $PREFIX/bin that a user other than root could
+replace: on older Debian, /usr/local is group-writable (staff), so use
+PREFIX=/opt/ctrld there.
 `
 
 // BuildTarball writes a tar.gz holding both binaries, install.sh and a

@@ -21,7 +21,7 @@ import (
 const InstallDir = contract.MacBinDir
 
 // LegacyInstallDir is where releases before InstallDir put the binaries;
-// the postinstall moves an existing service off it.
+// "ctrld-install start" moves an existing service off it.
 const LegacyInstallDir = contract.MacLegacyBinDir
 
 // entry is one payload path. Payload, Bom, numberOfFiles and installKBytes

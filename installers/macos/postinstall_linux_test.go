@@ -78,16 +78,28 @@ func newMacRoot(t *testing.T, script []byte) *macRoot {
 	}
 	wrapper, ctrld := bins[0], bins[1]
 	root := testenv.NewChroot(t, []string{"usr/local/bin", "Library/ControlD", "Library/LaunchDaemons", "Library/Managed Preferences", "etc"},
-		"cat", "rm", "grep", "sed")
+		"cat", "rm")
 	m := &macRoot{t, root}
 	m.copy(wrapper, InstallDir+"/"+contract.Wrapper, 0o755)
 	m.copy(ctrld, InstallDir+"/"+contract.Ctrld, 0o755)
 	m.write("/tmp/postinstall", script, 0o755)
-	// launchctl stand-in: logs its arguments; "load" creates nothing, the
-	// plist is already there on an upgrade.
-	m.write("/bin/launchctl", []byte("#!/bin/sh\necho \"$*\" >> /tmp/launchctl.log\nexit 0\n"), 0o755)
+	m.write("/bin/launchctl", launchctlStandIn, 0o755)
 	return m
 }
+
+// launchctlStandIn logs its arguments and keeps one job's state in
+// /tmp/launchctl.loaded: load sets it, unload and bootout clear it (unless
+// /tmp/launchctl.stuck says the job will not go), list answers from it.
+// "load" creates nothing: the plist is already there on an upgrade.
+var launchctlStandIn = []byte(`#!/bin/sh
+echo "$*" >> /tmp/launchctl.log
+case $1 in
+load) : >/tmp/launchctl.loaded ;;
+unload | bootout) [ -e /tmp/launchctl.stuck ] || rm -f /tmp/launchctl.loaded ;;
+list) [ -e /tmp/launchctl.loaded ] || exit 113 ;;
+esac
+exit 0
+`)
 
 func (m *macRoot) path(p string) string { return filepath.Join(m.root, p) }
 
@@ -276,6 +288,7 @@ func daemonPlist(path string) []byte {
 	return []byte(`<?xml version="1.0" encoding="UTF-8"?>
 <plist version="1.0"><dict>
 	<key>Label</key><string>ctrld</string>
+	<key>KeepAlive</key><true/>
 	<key>ProgramArguments</key><array>
 		<string>` + path + `</string>
 		<string>run</string>
@@ -284,25 +297,54 @@ func daemonPlist(path string) []byte {
 `)
 }
 
-// An upgrade from a release that installed into /usr/local/bin points the
-// launchd job at the new place and removes the old, user-replaceable
-// copies; the reload then starts the new binary.
-func TestPostinstallUpgradeFromLegacyLocation(t *testing.T) {
-	testenv.RequireTool(t, "chroot")
+// job decodes the launchd plist at p, for comparing jobs whatever their
+// layout.
+func (m *macRoot) job(p string) map[string]any {
+	m.t.Helper()
+	var job map[string]any
+	if _, err := plist.Unmarshal([]byte(m.read(p)), &job); err != nil {
+		m.t.Fatalf("%s: %v", p, err)
+	}
+	return job
+}
+
+func sameJob(a, b map[string]any) bool {
+	x, _ := plist.Marshal(a, plist.XMLFormat)
+	y, _ := plist.Marshal(b, plist.XMLFormat)
+	return bytes.Equal(x, y)
+}
+
+// legacyUpgrade lays out a Mac upgraded from a release in /usr/local/bin:
+// its loaded KeepAlive job runs the old ctrld there.
+func legacyUpgrade(t *testing.T) *macRoot {
 	m := newMacRoot(t, shippedPostinstall(t))
 	m.scenario()
 	m.write(LegacyInstallDir+"/ctrld", []byte("old"), 0o755)
 	m.write(LegacyInstallDir+"/ctrld-install", []byte("old"), 0o755)
 	m.write(LegacyInstallDir+"/brew-tool", []byte("keep"), 0o755)
 	m.write(daemonPath, daemonPlist(LegacyInstallDir+"/ctrld"), 0o644)
+	m.write("/tmp/launchctl.loaded", nil, 0o644)
+	return m
+}
+
+// An upgrade from a release that installed into /usr/local/bin unloads the
+// job, confirms with launchd that it is gone, points it at the new place
+// and removes the old, user-replaceable copies; the reload then starts the
+// new binary.
+func TestPostinstallUpgradeFromLegacyLocation(t *testing.T) {
+	testenv.RequireTool(t, "chroot")
+	m := legacyUpgrade(t)
 	if line := m.run(0); line != "provisioning complete (exit 0)" {
 		t.Fatalf("line %q", line)
 	}
-	if got := m.read(daemonPath); got != string(daemonPlist(InstallDir+"/ctrld")) {
-		t.Fatalf("launchd job not moved:\n%s", got)
+	var want map[string]any
+	plist.Unmarshal(daemonPlist(InstallDir+"/ctrld"), &want)
+	if got := m.job(daemonPath); !sameJob(got, want) {
+		t.Fatalf("launchd job not moved:\n%s", m.read(daemonPath))
 	}
-	if got := m.read("/tmp/launchctl.log"); got != "unload "+daemonPath+"\nload -w "+daemonPath+"\n" {
-		t.Fatalf("launchctl calls %q", got)
+	calls := "unload " + daemonPath + "\nlist ctrld\nunload " + daemonPath + "\nload -w " + daemonPath + "\n"
+	if got := m.read("/tmp/launchctl.log"); got != calls {
+		t.Fatalf("launchctl calls %q, want %q", got, calls)
 	}
 	for _, gone := range []string{"/ctrld", "/ctrld-install"} {
 		if _, err := os.Lstat(m.path(LegacyInstallDir + gone)); err == nil {
@@ -314,6 +356,33 @@ func TestPostinstallUpgradeFromLegacyLocation(t *testing.T) {
 	}
 	if info, err := os.Stat(m.path(daemonPath)); err != nil || info.Mode().Perm() != 0o644 {
 		t.Errorf("launchd plist mode changed: %v", err)
+	}
+}
+
+// A job launchd keeps loaded after unload and bootout is not moved, and its old
+// binary stays: removing it would let a Homebrew owner put back a file
+// the KeepAlive job then runs as root. The install fails with
+// SERVICE_RELOAD_FAILED.
+func TestPostinstallKeepsALegacyJobThatStaysLoaded(t *testing.T) {
+	testenv.RequireTool(t, "chroot")
+	m := legacyUpgrade(t)
+	m.write("/tmp/launchctl.stuck", nil, 0o644)
+	if line := m.run(66); line != "provisioning failed: stage=package code=SERVICE_RELOAD_FAILED (exit 66)" {
+		t.Fatalf("line %q", line)
+	}
+	if got := m.read(daemonPath); got != string(daemonPlist(LegacyInstallDir+"/ctrld")) {
+		t.Fatalf("launchd job changed:\n%s", got)
+	}
+	for _, kept := range []string{"/ctrld", "/ctrld-install"} {
+		if m.read(LegacyInstallDir+kept) != "old" {
+			t.Errorf("%s%s removed under a loaded job", LegacyInstallDir, kept)
+		}
+	}
+	if got := m.read("/tmp/launchctl.log"); got != "unload "+daemonPath+"\nlist ctrld\nbootout system/ctrld\nlist ctrld\n" {
+		t.Fatalf("launchctl calls %q", got)
+	}
+	if m.read("/tmp/ctrld-calls") != "" {
+		t.Fatal("ctrld ran")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
@@ -17,6 +18,20 @@ func TestScriptsPassShellcheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	testenv.ShellCheck(t, "jamf-extension-attribute.sh", ea)
+}
+
+// The postinstall is a shim: its commands set PATH and exec the wrapper,
+// which does everything else, the move off /usr/local/bin included.
+func TestPostinstallIsAShim(t *testing.T) {
+	var commands []string
+	for _, line := range strings.Split(string(postinstall), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			commands = append(commands, line)
+		}
+	}
+	if len(commands) != 2 || !strings.HasPrefix(commands[0], "PATH=") || !strings.HasPrefix(commands[1], "exec "+InstallDir+"/"+contract.Wrapper+" start") {
+		t.Fatalf("postinstall is more than a shim:\n%s", strings.Join(commands, "\n"))
+	}
 }
 
 // The Jamf extension attribute runs under busybox sh in a chroot with the

@@ -126,7 +126,7 @@ var AdviceByCode = map[string]Advice{
 		"`ctrld status` output and the service manager's log.",
 	},
 	"SERVICE_RELOAD_FAILED": {
-		"On an upgrade, reloading the existing service failed.",
+		"On an upgrade, reloading the existing service failed, or on macOS the launchd job of a release in /usr/local/bin could not be unloaded to move it (nothing was changed then).",
 		"Check the service definition still exists; restart the service by hand (`ctrld restart`, or `launchctl` on macOS), or reinstall.",
 		"The service manager's log.",
 	},

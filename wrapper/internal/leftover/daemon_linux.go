@@ -13,11 +13,16 @@ import (
 
 // StopDaemons stops every process running binary (the daemon and any
 // ctrld command still waiting), with their descendants: a polite signal,
-// then a hard kill after grace. procDir is /proc. It returns how many
-// processes it signalled.
+// then a hard kill after grace. procDir is /proc. Only processes in our
+// own pid and mount namespaces count: a container's ctrld is not ours,
+// even when it runs the same file. It returns how many processes it
+// signalled.
 func StopDaemons(procDir, binary string, grace time.Duration) int {
-	target := resolved(binary)
-	tree := descendants(procDir, matching(procDir, target))
+	ours, ok := ourNamespaces(procDir)
+	if !ok {
+		return 0
+	}
+	tree := descendants(procDir, matching(procDir, binary, ours), ours)
 	for pid := range tree {
 		syscall.Kill(pid, syscall.SIGTERM)
 	}
@@ -31,6 +36,34 @@ func StopDaemons(procDir, binary string, grace time.Duration) int {
 	return len(tree)
 }
 
+// matching lists the processes of our namespaces that run binary: the
+// very file (device and inode), or, when it was deleted or replaced since
+// the process started, the file that was at its path then. The path alone
+// is never enough in another mount namespace, where it may name any file.
+func matching(procDir, binary string, ours namespaces) map[int]bool {
+	target, haveTarget := fileID(binary)
+	deleted := resolved(binary) + deletedSuffix
+	found := map[int]bool{}
+	self := os.Getpid()
+	for _, pid := range pids(procDir) {
+		if pid == self || !inNamespaces(procDir, pid, ours) {
+			continue
+		}
+		exe := filepath.Join(procDir, strconv.Itoa(pid), "exe")
+		if id, ok := fileID(exe); ok && haveTarget && id == target {
+			found[pid] = true
+			continue
+		}
+		if link, err := os.Readlink(exe); err == nil && link == deleted {
+			found[pid] = true
+		}
+	}
+	return found
+}
+
+// deletedSuffix is how /proc/<pid>/exe reads once its file is gone.
+const deletedSuffix = " (deleted)"
+
 func resolved(path string) string {
 	if abs, err := filepath.EvalSymlinks(path); err == nil {
 		return abs
@@ -38,28 +71,9 @@ func resolved(path string) string {
 	return path
 }
 
-// matching lists the processes whose executable is target. A binary
-// replaced or deleted since it started reads as "target (deleted)".
-func matching(procDir, target string) map[int]bool {
-	found := map[int]bool{}
-	self := os.Getpid()
-	for _, pid := range pids(procDir) {
-		if pid == self {
-			continue
-		}
-		exe, err := os.Readlink(filepath.Join(procDir, strconv.Itoa(pid), "exe"))
-		if err != nil {
-			continue
-		}
-		if strings.TrimSuffix(exe, " (deleted)") == target {
-			found[pid] = true
-		}
-	}
-	return found
-}
-
-// descendants adds every descendant of the given processes.
-func descendants(procDir string, roots map[int]bool) map[int]bool {
+// descendants adds every descendant of the given processes that shares
+// our namespaces.
+func descendants(procDir string, roots map[int]bool, ours namespaces) map[int]bool {
 	parents := map[int]int{}
 	for _, pid := range pids(procDir) {
 		if ppid, ok := parentOf(procDir, pid); ok {
@@ -73,7 +87,7 @@ func descendants(procDir string, roots map[int]bool) map[int]bool {
 	for grew := true; grew; {
 		grew = false
 		for pid, ppid := range parents {
-			if tree[ppid] && !tree[pid] && pid != os.Getpid() {
+			if tree[ppid] && !tree[pid] && pid != os.Getpid() && inNamespaces(procDir, pid, ours) {
 				tree[pid], grew = true, true
 			}
 		}

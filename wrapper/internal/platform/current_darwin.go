@@ -1,4 +1,4 @@
 package platform
 
 // Current is the platform the wrapper runs on.
-func Current() OS { return Darwin{Run: ExecRunner} }
+func Current() OS { return NewDarwin(ExecRunner) }

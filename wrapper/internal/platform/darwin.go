@@ -12,7 +12,18 @@ import (
 // Darwin is macOS: launchd services, managed preferences from a profile.
 type Darwin struct {
 	Run Runner
+	// LegacyDir is where earlier releases put the binaries; a launchd job
+	// still pointing there is moved off it. Empty means no move.
+	LegacyDir string
 }
+
+// NewDarwin is macOS as it is, running launchctl through run.
+func NewDarwin(run Runner) Darwin {
+	return Darwin{Run: run, LegacyDir: contract.MacLegacyBinDir}
+}
+
+// launchctl is run by its full path, never looked up on PATH.
+const launchctl = "/bin/launchctl"
 
 // ManagedPrefsPath is where a configuration profile for the domain
 // com.controld.ctrld lands.
@@ -36,8 +47,8 @@ func (Darwin) Gate(_ context.Context, svc Service) bool { return anyExists(svc.F
 // binary. The unload fails harmlessly when the job was not loaded.
 func (d Darwin) Reload(ctx context.Context, svc Service) error {
 	plist := svc.Files[0]
-	_ = d.Run(ctx, svc.Env, "/bin/launchctl", "unload", plist)
-	return d.Run(ctx, svc.Env, "/bin/launchctl", "load", "-w", plist)
+	_ = d.Run(ctx, svc.Env, launchctl, "unload", plist)
+	return d.Run(ctx, svc.Env, launchctl, "load", "-w", plist)
 }
 
 func (Darwin) Policy() settings.Settings { return settings.Settings{} }

@@ -57,6 +57,12 @@ type OS interface {
 	Msiexec() string
 }
 
+// LegacyMover is an OS whose earlier releases ran ctrld from a place a
+// user could write to; start moves the service off it first.
+type LegacyMover interface {
+	MoveOffLegacyDir(ctx context.Context, svc Service) error
+}
+
 // Runner runs a command and returns its exit error. Output is discarded:
 // ctrld's and launchctl's output may echo settings.
 type Runner func(ctx context.Context, env []string, name string, args ...string) error

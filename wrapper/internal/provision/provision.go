@@ -185,6 +185,9 @@ func (p *Provisioner) provision(ctx context.Context) codes.Outcome {
 		return codes.Failure(codes.CtrldNotFound)
 	}
 	svc := p.service()
+	if o, failed := p.moveOffLegacyDir(ctx, svc); failed {
+		return o
+	}
 	if p.OS.Installed(svc) {
 		return p.upgrade(ctx, svc)
 	}

@@ -65,3 +65,33 @@ func TestUninstallCleansOnlyInsideTheGivenRoots(t *testing.T) {
 		t.Errorf("resolv.conf outside the root changed: %q", data)
 	}
 }
+
+// In a fake /etc whose resolv.conf is a link to systemd-resolved's stub,
+// the uninstall leaves the link, its target and ctrld's backup as they
+// were, even when the stub carries ctrld's header.
+func TestUninstallLeavesAManagedResolvConfLink(t *testing.T) {
+	ctrld, _ := shCtrld(t, 0, 0)
+	root := t.TempDir()
+	etc := filepath.Join(root, "etc")
+	layEtc(t, etc)
+	stub := filepath.Join(root, "run", "systemd", "resolve", "stub-resolv.conf")
+	os.MkdirAll(filepath.Dir(stub), 0o755)
+	os.WriteFile(stub, []byte(ctrldResolv), 0o644)
+	conf := filepath.Join(etc, leftover.ResolvConf)
+	os.Remove(conf)
+	if err := os.Symlink(stub, conf); err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	Uninstall(context.Background(), Config{Ctrld: ctrld, Home: home, RecordDir: home, Grace: grace},
+		platform.Linux{Proc: filepath.Join(root, "proc"), Etc: etc})
+	if target, err := os.Readlink(conf); err != nil || target != stub {
+		t.Errorf("resolv.conf is no longer the link: %q %v", target, err)
+	}
+	if data, _ := os.ReadFile(stub); string(data) != ctrldResolv {
+		t.Errorf("the stub changed to %q", data)
+	}
+	if _, err := os.Lstat(filepath.Join(etc, leftover.ResolvBackup)); err != nil {
+		t.Errorf("the backup is gone: %v", err)
+	}
+}

@@ -28,6 +28,9 @@ type Tree interface {
 // maxLinks bounds the symbolic links followed on the way to the file.
 const maxLinks = 32
 
+// installers/linux/scripts/install.sh applies these same rules in sh to
+// the folder it installs into: change both together.
+//
 // CheckReplaceable returns nil when only trusted owners can replace the
 // file at the absolute path: the file is a regular file owned by a trusted
 // uid and not group- or world-writable, and so is every directory from /

@@ -5,7 +5,8 @@
 // release main does not have.
 //
 //	CTRLD_INSTALL_TEST_OS=darwin   the macOS behaviour (managed preferences,
-//	                               launchd plist gate, launchctl reload) in a
+//	                               launchd plist gate, launchctl reload, the
+//	                               move off /usr/local/bin) in a
 //	                               Linux build, for the pkg's postinstall in a
 //	                               chroot laid out like a Mac
 //	CTRLD_INSTALL_TEST_SYSLOG=PATH the OS log goes to the unixgram socket at
@@ -36,7 +37,7 @@ const (
 func main() {
 	sys := cli.System{OS: platform.Current(), OpenLog: report.OpenSystemLog, Env: os.Environ()}
 	if os.Getenv(osEnv) == "darwin" {
-		sys.OS = platform.Darwin{Run: platform.ExecRunner}
+		sys.OS = platform.NewDarwin(platform.ExecRunner)
 	}
 	if linux, ok := sys.OS.(platform.Linux); ok {
 		if dir := os.Getenv(etcEnv); dir != "" {
