@@ -3,28 +3,22 @@ package leftover
 import (
 	"path/filepath"
 	"strconv"
-	"syscall"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/proc"
 )
 
-// fileIdentity names a file beyond its path: a bind mount or another
-// mount namespace can put any file at a path, never at a device and inode.
-type fileIdentity struct {
-	dev, ino uint64
-}
-
 // fileID stats path, following links (for /proc/<pid>/exe, the file the
-// process runs, even when it is deleted or outside our mount namespace).
-func fileID(path string) (fileIdentity, bool) {
-	var st syscall.Stat_t
-	if err := syscall.Stat(path, &st); err != nil {
-		return fileIdentity{}, false
-	}
-	return fileIdentity{dev: uint64(st.Dev), ino: st.Ino}, true
+// process runs, even when it is deleted or outside our mount namespace):
+// a bind mount or another mount namespace can put any file at a path,
+// never at a device and inode.
+func fileID(path string) (proc.FileID, bool) {
+	id, err := proc.FileOf(path)
+	return id, err == nil
 }
 
 // namespaces is the pid and mount namespace of one process.
 type namespaces struct {
-	pid, mnt fileIdentity
+	pid, mnt proc.FileID
 }
 
 // namespacesOf reads them from /proc/<pid>/ns (pid may be "self"). A
