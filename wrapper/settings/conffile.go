@@ -68,13 +68,22 @@ func ParseConf(data []byte) Settings {
 	return s
 }
 
+// maxNotes bounds the notes of one file: each becomes a warning in the OS
+// log, and a file of a million bad lines must not make a million.
+const maxNotes = 16
+
 // parseConf reads `Key=Value` lines. A value may be quoted with " or ';
 // unquoted, it ends where a `#` follows a space or tab (a comment), so a
 // `#` inside a token stays part of it.
 func parseConf(data []byte) (Settings, []string) {
 	s := Settings{}
 	var notes []string
+	more := 0
 	note := func(n int, why string) {
+		if len(notes) == maxNotes {
+			more++
+			return
+		}
 		notes = append(notes, "line "+strconv.Itoa(n)+" "+why+"; ignored")
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -102,6 +111,9 @@ func parseConf(data []byte) (Settings, []string) {
 		if why := s.put(k, v); why != "" {
 			note(n, string(k)+" "+why)
 		}
+	}
+	if more > 0 {
+		notes = append(notes, strconv.Itoa(more)+" more lines ignored")
 	}
 	return s, notes
 }

@@ -1,0 +1,84 @@
+package settings
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/settings/plisttest"
+)
+
+// readBound is the contract's "well under a second" with room for a slow,
+// shared machine: the reader takes milliseconds on the worst file of the
+// cap, a reader quadratic in it takes minutes.
+const readBound = 5 * time.Second
+
+// worstConf is a settings file of as many ignored lines as the cap
+// holds, then the token.
+func worstConf() []byte {
+	return []byte(strings.Repeat("x\n", (MaxFileSize-64)/2) + "ProvisionToken=" + canary + "\n")
+}
+
+// withinBound runs read and fails the test when it takes longer than
+// readBound. A read that never ends is left behind in its goroutine.
+func withinBound(t *testing.T, size int, read func()) {
+	t.Helper()
+	done := make(chan time.Duration, 1)
+	go func() {
+		began := time.Now()
+		read()
+		done <- time.Since(began)
+	}()
+	select {
+	case took := <-done:
+		t.Logf("%d bytes read in %v", size, took)
+	case <-time.After(readBound):
+		t.Fatalf("%d bytes not read within %v", size, readBound)
+	}
+}
+
+// Every file within the cap is read in time linear in its size: the
+// worst shapes, about 1 MiB each, stay far below the bound, and a valid
+// one still gives its token.
+func TestWorstFilesReadInBoundedTime(t *testing.T) {
+	for name, data := range plisttest.All(canary, MaxValueLen) {
+		t.Run(name, func(t *testing.T) {
+			if len(data) > MaxFileSize {
+				t.Fatalf("%d bytes: over the cap, the test proves nothing", len(data))
+			}
+			var s Settings
+			var err error
+			withinBound(t, len(data), func() { s, _, err = parsePlist(data) })
+			if !plisttest.Unreadable[name] && (err != nil || s[ProvisionToken] != canary) {
+				t.Fatalf("token lost: %v", err)
+			}
+		})
+	}
+	t.Run("settings-file", func(t *testing.T) {
+		data := worstConf()
+		var s Settings
+		var notes []string
+		withinBound(t, len(data), func() { s, notes = parseConf(data) })
+		if s[ProvisionToken] != canary || len(notes) > maxNotes+1 {
+			t.Fatalf("token %v, %d notes", s[ProvisionToken] == canary, len(notes))
+		}
+	})
+}
+
+func BenchmarkWorstFiles(b *testing.B) {
+	for name, data := range plisttest.All(canary, MaxValueLen) {
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for range b.N {
+				parsePlist(data)
+			}
+		})
+	}
+	b.Run("settings-file", func(b *testing.B) {
+		data := worstConf()
+		b.SetBytes(int64(len(data)))
+		for range b.N {
+			parseConf(data)
+		}
+	})
+}
