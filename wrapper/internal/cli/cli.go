@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
@@ -19,6 +20,10 @@ const (
 	exitNone  = 1 // `last` or `explain` found no recorded line
 	exitUsage = 2
 )
+
+// interruptedExit is WRAPPER_INTERRUPTED's exit code, for the commands
+// that print no line: a signal ended them before they could answer.
+var interruptedExit = codes.WrapperInterrupted.Exit
 
 const usage = `usage: ctrld-install <command> [flags]
 

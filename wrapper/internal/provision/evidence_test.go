@@ -55,13 +55,17 @@ func TestEvidenceSurvivesRollbackOnWindows(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &Provisioner{Config: cfg, OS: osys, Log: silent{}}
-	p.gather()
+	p.gather(context.Background())
 	p.keepEvidence(began, o)
 
 	if err := os.RemoveAll(home); err != nil { // the rollback
 		t.Fatal(err)
 	}
-	r, err := evidence.Load(cfg.RecordDir, o.Line(), time.Now().Add(-time.Minute), KnownTokens(cfg, osys))
+	known, err := KnownTokens(context.Background(), cfg, osys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := evidence.Load(cfg.RecordDir, o.Line(), time.Now().Add(-time.Minute), known)
 	if err != nil {
 		t.Fatalf("no copy under ProgramData after the rollback: %v", err)
 	}

@@ -163,13 +163,17 @@ func (p *Provisioner) warn(msg string) { p.Log.Warn(secret.Redact(msg, p.seen...
 // token: a token is available from some source, or ctrld's service is
 // already installed (an upgrade). Package scripts use it to install
 // quietly on machines that were never given settings. It does not wait
-// for a profile.
-func (p *Provisioner) HasWork() bool {
+// for a profile. It fails only when interrupted.
+func (p *Provisioner) HasWork(ctx context.Context) (bool, error) {
 	if p.OS.Installed(p.service()) {
-		return true
+		return true, nil
 	}
-	_, ok := p.gather().Get(settings.ProvisionToken)
-	return ok
+	s, err := p.gather(ctx)
+	if err != nil {
+		return false, err
+	}
+	_, ok := s.Get(settings.ProvisionToken)
+	return ok, nil
 }
 
 func (p *Provisioner) service() platform.Service {
@@ -258,7 +262,10 @@ func freshArgs(token string, s settings.Settings) []string {
 // upgrade never needs the token. With an InterceptMode it restarts ctrld
 // in that mode; without one it reloads the existing service.
 func (p *Provisioner) upgrade(ctx context.Context, svc platform.Service) codes.Outcome {
-	s := p.gather()
+	s, err := p.gather(ctx)
+	if err != nil {
+		return codes.Failure(codes.WrapperInterrupted)
+	}
 	if m, set := s.Get(settings.InterceptMode); set {
 		if arg, ok := settings.InterceptArg(m); ok {
 			return p.start(ctx, svc, []string{"start", "--intercept-mode", arg})
