@@ -34,7 +34,7 @@ func (p *Provisioner) keepEvidence(began time.Time, o codes.Outcome) {
 // only when interrupted.
 func KnownTokens(ctx context.Context, cfg Config, osys platform.OS) ([]string, error) {
 	p := &Provisioner{Config: cfg, OS: osys, Log: silent{}}
-	p.remember(cfg.Given)
+	p.rememberGiven()
 	if _, err := p.gather(ctx); err != nil {
 		return nil, err
 	}

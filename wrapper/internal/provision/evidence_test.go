@@ -85,3 +85,38 @@ func TestEvidenceSurvivesRollbackOnWindows(t *testing.T) {
 		t.Fatalf("copy kept after success: %v", err)
 	}
 }
+
+// The kept copy holds no part of any token, also of one that lost to
+// another source: here the environment's token, overridden by the token
+// file, whose characters ctrld's message repeats upper-cased, without the
+// digits that would make the run look like a token by its shape.
+func TestEvidenceCopyHoldsNoPartOfAnOverriddenToken(t *testing.T) {
+	home, work := t.TempDir(), t.TempDir()
+	tokenFile := filepath.Join(work, "token")
+	os.WriteFile(tokenFile, []byte("file-token-that-wins-0042\n"), 0o600)
+	osys := platform.Linux{}
+	cfg := Resolve(Input{Ctrld: filepath.Join(work, "ctrld"), Home: home, TokenFile: tokenFile,
+		Prefs: filepath.Join(work, "none.plist"), SettingsFile: filepath.Join(work, "none")},
+		osys, []string{TokenEnv + "=" + testenv.CodeCanary}, silent{})
+	began := time.Now().Truncate(time.Second)
+	run := strings.ToUpper(testenv.CodeCanary[:22])
+	result := `{"version":1,"timestamp":"` + began.UTC().Format(time.RFC3339) + `","stage":"listener",` +
+		`"code":"LISTENER_BIND_FAILED","exit_code":41,"message":"bind failed for ` + run + `"}`
+	if err := os.WriteFile(filepath.Join(home, contract.ResultFile), []byte(result), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := codes.Failure(codes.ListenerBindFailed)
+	if err := report.SaveLast(cfg.RecordDir, o); err != nil {
+		t.Fatal(err)
+	}
+	p := &Provisioner{Config: cfg, OS: osys, Log: silent{}}
+	p.rememberGiven()
+	p.keepEvidence(began, o)
+	kept, err := os.ReadFile(filepath.Join(cfg.RecordDir, evidence.FileName))
+	if err != nil {
+		t.Fatalf("no copy kept: %v", err)
+	}
+	if testenv.HoldsPartOf(kept, testenv.CodeCanary) || !strings.Contains(string(kept), "bind failed for [redacted]") {
+		t.Fatalf("copy: %s", kept)
+	}
+}
