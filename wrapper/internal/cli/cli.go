@@ -30,7 +30,8 @@ const usage = `usage: ctrld-install <command> [flags]
 commands:
   start    provision ctrld: run "ctrld start", print one line, exit with its code
   configured  exit 0 when start has work to do (a token from any source, or an
-           installed service to upgrade), 1 when not; prints nothing
+           installed service to upgrade), 1 when not, 68 when interrupted;
+           prints nothing
   last     print the last recorded result line
   explain  print that line, what its code means, the next safe action and the
            evidence ctrld recorded for that attempt (bounded, token redacted)
