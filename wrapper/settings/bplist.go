@@ -57,7 +57,7 @@ func isBinaryPlist(data []byte) bool { return bytes.HasPrefix(data, []byte("bpli
 
 // parseBinaryPlist returns the known keys of the top dictionary, each as
 // the value object it names (the last entry wins, as in a dictionary).
-func parseBinaryPlist(data []byte) (rawValues, error) {
+func parseBinaryPlist(data []byte) (*rawValues, error) {
 	p, err := readTrailer(data)
 	if err != nil {
 		return nil, err
@@ -261,7 +261,7 @@ func (p *bplist) ref(start, i uint64) uint64 {
 }
 
 // topDict maps each known key of the top dictionary to its value object.
-func (p *bplist) topDict() (rawValues, error) {
+func (p *bplist) topDict() (*rawValues, error) {
 	off, err := p.offset(p.topObject)
 	if err != nil {
 		return nil, err
@@ -273,13 +273,13 @@ func (p *bplist) topDict() (rawValues, error) {
 	if err != nil {
 		return nil, err
 	}
-	found := rawValues{}
+	found := newRawValues()
 	for i := range n {
 		k, ok := p.keyName(p.ref(start, i))
 		if !ok {
 			continue
 		}
-		found[k] = binaryValue{p: p, obj: p.ref(start, n+i)}
+		found.set(k, binaryValue{p: p, obj: p.ref(start, n+i)})
 	}
 	return found, nil
 }

@@ -48,7 +48,11 @@ func TestWorstFilesReadInBoundedTime(t *testing.T) {
 			}
 			var s Settings
 			var err error
-			withinBound(t, len(data), func() { s, _, err = parsePlist(data) })
+			withinBound(t, len(data), func() {
+				var f parsed
+				f, err = parsePlist(data)
+				s = f.Settings
+			})
 			if !plisttest.Unreadable[name] && (err != nil || s[ProvisionToken] != canary) {
 				t.Fatalf("token lost: %v", err)
 			}
@@ -58,7 +62,10 @@ func TestWorstFilesReadInBoundedTime(t *testing.T) {
 		data := worstConf()
 		var s Settings
 		var notes []string
-		withinBound(t, len(data), func() { s, notes = parseConf(data) })
+		withinBound(t, len(data), func() {
+			f := parseConf(data)
+			s, notes = f.Settings, f.Notes
+		})
 		if s[ProvisionToken] != canary || len(notes) > maxNotes+1 {
 			t.Fatalf("token %v, %d notes", s[ProvisionToken] == canary, len(notes))
 		}

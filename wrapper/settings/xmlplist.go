@@ -69,7 +69,7 @@ func (s *nameStack) pop(n xml.Name) bool {
 		top[len(n.Space)] == ':' && string(top[len(n.Space)+1:]) == n.Local
 }
 
-func parseXMLPlist(data []byte) (rawValues, error) {
+func parseXMLPlist(data []byte) (*rawValues, error) {
 	if !attributesBounded(data) {
 		return nil, errBadXMLPlist
 	}
@@ -153,8 +153,8 @@ func (w *xmlWalker) child() (xml.StartElement, error) {
 }
 
 // dict reads the top dictionary's entries: a <key>, then its value.
-func (w *xmlWalker) dict() (rawValues, error) {
-	found := rawValues{}
+func (w *xmlWalker) dict() (*rawValues, error) {
+	found := newRawValues()
 	for {
 		el, err := w.child()
 		if err == io.EOF {
@@ -185,7 +185,7 @@ func (w *xmlWalker) dict() (rawValues, error) {
 		if err != nil {
 			return nil, err
 		}
-		found[k] = v
+		found.set(k, v)
 	}
 }
 

@@ -2,16 +2,19 @@ package provision
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // reading is what the managed sources gave at one moment, highest first,
-// and the warnings reading them raised.
+// the token values a file overrode itself, and the warnings reading them
+// raised.
 type reading struct {
-	sources  []settings.Settings
-	warnings []string
+	sources    []settings.Settings
+	lostTokens []string
+	warnings   []string
 }
 
 // gather merges the sources, highest first: flags and env, the managed
@@ -40,6 +43,7 @@ func (p *Provisioner) gather(ctx context.Context) (settings.Settings, error) {
 		p.remember(source)
 		s = s.Merge(source)
 	}
+	p.know(r.lostTokens...)
 	// Every token is known before a warning is redacted with them.
 	for _, w := range r.warnings {
 		p.warn(w)
@@ -53,6 +57,7 @@ func (p *Provisioner) read(files *settings.Files) reading {
 	files.Warn = func(msg string) { r.warnings = append(r.warnings, msg) }
 	f := files.Sources()
 	r.sources = []settings.Settings{f[0], f[1], p.OS.Policy()}
+	r.lostTokens = slices.Clone(files.LostTokens())
 	return r
 }
 
