@@ -178,6 +178,7 @@ func (p *Provisioner) warn(msg string) { p.Log.Warn(secret.Redact(msg, p.seen...
 // quietly on machines that were never given settings. It does not wait
 // for a profile. It fails only when interrupted.
 func (p *Provisioner) HasWork(ctx context.Context) (bool, error) {
+	p.rememberGiven()
 	if p.OS.Installed(p.service()) {
 		return true, nil
 	}
