@@ -91,7 +91,6 @@ func newWork(t *testing.T) string {
 // Every hostile shape of managed preferences, up to the cap, is read in
 // bounded memory by the real wrapper: peak RSS under the contract's bound.
 func TestHostileManagedPrefsStayInBoundedMemory(t *testing.T) {
-	unreadable := map[string]bool{"xml-entities": true}
 	for name, data := range plisttest.All(testenv.Canary, settings.MaxValueLen) {
 		t.Run(name, func(t *testing.T) {
 			work := newWork(t)
@@ -108,7 +107,7 @@ func TestHostileManagedPrefsStayInBoundedMemory(t *testing.T) {
 				t.Fatalf("peak RSS %d MiB over %d MiB", r.rssMiB, maxRSSMiB)
 			}
 			want := 0
-			if unreadable[name] {
+			if plisttest.Unreadable[name] {
 				want = 61
 			}
 			if r.exit != want {
@@ -201,5 +200,31 @@ func TestSettingsFileMustBeRootOwnedRegular(t *testing.T) {
 				t.Fatal("canary in the OS log")
 			}
 		})
+	}
+}
+
+// A settings file of as many bad lines as the cap holds is read in
+// bounded memory, still gives its token, and makes a bounded number of
+// warnings, not one for each line.
+func TestWorstSettingsFileStaysBounded(t *testing.T) {
+	if os.Geteuid() != 0 {
+		testenv.Unavailable(t, "the settings file counts only when root owns it")
+	}
+	work := newWork(t)
+	path := filepath.Join(work, "ctrld-install.conf")
+	os.WriteFile(path, []byte(strings.Repeat("x\n", (settings.MaxFileSize-64)/2)+"ProvisionToken="+testenv.Canary+"\n"), 0o600)
+	log, err := listenSyslog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.close()
+	r := startWrapper(t, work, log.path, "--settings", path)
+	warnings := strings.Count(log.text(), "settings file: ")
+	t.Logf("exit %d, peak RSS %d MiB, %d warnings, %v", r.exit, r.rssMiB, warnings, r.took)
+	if r.exit != 0 || r.rssMiB > maxRSSMiB || warnings > 20 {
+		t.Fatalf("exit %d, peak RSS %d MiB, %d warnings", r.exit, r.rssMiB, warnings)
+	}
+	if found := testenv.FilesWithCanary(work, path); len(found) > 0 || strings.Contains(log.text(), testenv.Canary) {
+		t.Fatalf("canary leaked: %v", found)
 	}
 }

@@ -114,6 +114,7 @@ func setupScript(env *testscript.Env) error {
 	env.Setenv("RELEASE_WRAPPER", filepath.Join(binDir, "ctrld-install-release"))
 	env.Setenv("TEST_VERSION", testVersion)
 	env.Setenv("CANARY", testenv.Canary)
+	env.Setenv("CODE_CANARY", testenv.CodeCanary)
 	env.Setenv("CANARY_SHA", tokenhash.Of(testenv.Canary))
 	env.Setenv("FAKE_CTRLD_SCENARIO", filepath.Join(work, "scenario"))
 	env.Setenv("FAKE_CTRLD_HOME", filepath.Join(work, "home"))
@@ -246,19 +247,23 @@ func cmdProvision(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// nocanary [FILE...] fails when the canary token is in any file under the
-// work dir, other than the named inputs that hold it on purpose, or in
-// what was sent to syslog.
+// nocanary [FILE...] fails when either canary token, or a run of a dozen
+// of its characters in any case, is in any file under the work dir, other
+// than the named inputs that hold it on purpose, or in what was sent to
+// syslog.
 func cmdNoCanary(ts *testscript.TestScript, neg bool, args []string) {
 	var except []string
 	for _, a := range args {
 		except = append(except, ts.MkAbs(a))
 	}
-	if found := testenv.FilesWithCanary(ts.Getenv("WORK"), except...); len(found) > 0 {
-		ts.Fatalf("canary token found in %v", found)
-	}
-	if log := ts.Value(syslogKey).(*syslogCapture).text(); strings.Contains(log, testenv.Canary) {
-		ts.Fatalf("canary token sent to syslog")
+	log := ts.Value(syslogKey).(*syslogCapture).text()
+	for _, canary := range []string{testenv.Canary, testenv.CodeCanary} {
+		if found := testenv.FilesWithPartOf(ts.Getenv("WORK"), canary, except...); len(found) > 0 {
+			ts.Fatalf("canary token %s found in %v", canary, found)
+		}
+		if testenv.HoldsPartOf([]byte(log), canary) {
+			ts.Fatalf("canary token %s sent to syslog", canary)
+		}
 	}
 }
 

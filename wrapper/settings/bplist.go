@@ -49,14 +49,15 @@ type bplist struct {
 	refSize    uint64
 	numObjects uint64
 	topObject  uint64
-	tableStart uint64 // offset table; objects live before it
+	tableStart uint64   // offset table; objects live before it
+	badRefs    []uint32 // see refsValid; built on first use
 }
 
 func isBinaryPlist(data []byte) bool { return bytes.HasPrefix(data, []byte("bplist")) }
 
 // parseBinaryPlist returns the known keys of the top dictionary, each as
 // the value object it names (the last entry wins, as in a dictionary).
-func parseBinaryPlist(data []byte) (rawValues, error) {
+func parseBinaryPlist(data []byte) (*rawValues, error) {
 	p, err := readTrailer(data)
 	if err != nil {
 		return nil, err
@@ -214,12 +215,44 @@ func (p *bplist) checkRefs(off, perEntry uint64) error {
 	if err != nil {
 		return err
 	}
-	for i := range n * perEntry {
-		if p.ref(start, i) >= p.numObjects {
-			return errBadBplist
-		}
+	if !p.refsValid(start, n*perEntry) {
+		return errBadBplist
 	}
 	return nil
+}
+
+// refsValid reports whether the n references from start all name an
+// object, in constant time. badRefs[i] counts the references that name
+// none among those read at i, i-refSize, i-2*refSize... down to the
+// first; the references in question are a run of that chain.
+func (p *bplist) refsValid(start, n uint64) bool {
+	if n == 0 {
+		return true
+	}
+	if p.badRefs == nil {
+		p.badRefs = p.countBadRefs()
+	}
+	bad := p.badRefs[start+(n-1)*p.refSize]
+	if start >= p.refSize {
+		bad -= p.badRefs[start-p.refSize]
+	}
+	return bad == 0
+}
+
+// countBadRefs builds refsValid's table: four bytes for each object byte.
+func (p *bplist) countBadRefs() []uint32 {
+	counts := make([]uint32, p.tableStart)
+	for i := uint64(0); i+p.refSize <= p.tableStart; i++ {
+		var c uint32
+		if readUint(p.data[i:i+p.refSize]) >= p.numObjects {
+			c = 1
+		}
+		if i >= p.refSize {
+			c += counts[i-p.refSize]
+		}
+		counts[i] = c
+	}
+	return counts
 }
 
 func (p *bplist) ref(start, i uint64) uint64 {
@@ -228,7 +261,7 @@ func (p *bplist) ref(start, i uint64) uint64 {
 }
 
 // topDict maps each known key of the top dictionary to its value object.
-func (p *bplist) topDict() (rawValues, error) {
+func (p *bplist) topDict() (*rawValues, error) {
 	off, err := p.offset(p.topObject)
 	if err != nil {
 		return nil, err
@@ -240,13 +273,13 @@ func (p *bplist) topDict() (rawValues, error) {
 	if err != nil {
 		return nil, err
 	}
-	found := rawValues{}
+	found := newRawValues()
 	for i := range n {
 		k, ok := p.keyName(p.ref(start, i))
 		if !ok {
 			continue
 		}
-		found[k] = binaryValue{p: p, obj: p.ref(start, n+i)}
+		found.set(k, binaryValue{p: p, obj: p.ref(start, n+i)})
 	}
 	return found, nil
 }

@@ -21,12 +21,10 @@ var (
 
 // ConfFile is the result of reading the Linux settings file.
 type ConfFile struct {
-	Settings Settings
+	parsed
 	// Readable is true when users other than the owner may read the file,
 	// which exposes the token: worth a warning, not a refusal.
 	Readable bool
-	// Notes say which lines or values were ignored, never what they held.
-	Notes []string
 }
 
 // ReadConfFile reads the Linux settings file: `Key=Value` lines, blank
@@ -47,8 +45,7 @@ func ReadConfFile(path string) (ConfFile, error) {
 	if err != nil {
 		return ConfFile{}, err
 	}
-	s, notes := parseConf(data)
-	return ConfFile{Settings: s, Readable: readable, Notes: notes}, nil
+	return ConfFile{parsed: parseConf(data), Readable: readable}, nil
 }
 
 // trustedConf applies the ownership and mode rules to the opened file.
@@ -63,18 +60,24 @@ func trustedConf(info fs.FileInfo) error {
 }
 
 // ParseConf reads settings-file text. Lines it cannot read are skipped.
-func ParseConf(data []byte) Settings {
-	s, _ := parseConf(data)
-	return s
-}
+func ParseConf(data []byte) Settings { return parseConf(data).Settings }
+
+// maxNotes bounds the notes of one file: each becomes a warning in the OS
+// log, and a file of a million bad lines must not make a million.
+const maxNotes = 16
 
 // parseConf reads `Key=Value` lines. A value may be quoted with " or ';
 // unquoted, it ends where a `#` follows a space or tab (a comment), so a
 // `#` inside a token stays part of it.
-func parseConf(data []byte) (Settings, []string) {
+func parseConf(data []byte) parsed {
 	s := Settings{}
-	var notes []string
+	var notes, lost []string
+	more := 0
 	note := func(n int, why string) {
+		if len(notes) == maxNotes {
+			more++
+			return
+		}
 		notes = append(notes, "line "+strconv.Itoa(n)+" "+why+"; ignored")
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -99,11 +102,17 @@ func parseConf(data []byte) (Settings, []string) {
 			note(n, "has an unterminated quote or text after the quoted value")
 			continue
 		}
+		if old, set := s.Get(k); set && k == ProvisionToken && old != v && len(lost) < maxLostTokens {
+			lost = append(lost, old)
+		}
 		if why := s.put(k, v); why != "" {
 			note(n, string(k)+" "+why)
 		}
 	}
-	return s, notes
+	if more > 0 {
+		notes = append(notes, strconv.Itoa(more)+" more lines ignored")
+	}
+	return parsed{Settings: s, Notes: notes, LostTokens: lost}
 }
 
 // confValue reads the text after `=`: a quoted value, or an unquoted one

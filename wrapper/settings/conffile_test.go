@@ -22,14 +22,16 @@ func TestParseConfComments(t *testing.T) {
 		"ProvisionToken=" + canary + "#x":          canary + "#x",
 		"ProvisionToken=" + canary + " #x":         canary,
 	} {
-		s, notes := parseConf([]byte(line + "\n"))
+		f := parseConf([]byte(line + "\n"))
+		s, notes := f.Settings, f.Notes
 		k, _, _ := strings.Cut(line, "=")
 		if got := s[Key(k)]; got != want || len(notes) != 0 {
 			t.Errorf("%q: got %q, notes %q; want %q", line, got, notes, want)
 		}
 	}
 	for _, line := range []string{`CustomHostname="web-01`, `CustomHostname="web-01"x`, `CustomHostname="web-01"#x`} {
-		s, notes := parseConf([]byte(line + "\n"))
+		f := parseConf([]byte(line + "\n"))
+		s, notes := f.Settings, f.Notes
 		if len(s) != 0 || len(notes) != 1 {
 			t.Errorf("%q: got %d settings, notes %q; want it ignored with a note", line, len(s), notes)
 		}
@@ -39,7 +41,8 @@ func TestParseConfComments(t *testing.T) {
 func TestParseConfNotesNeverQuoteValues(t *testing.T) {
 	body := canary + "\nOther=" + canary + "\nUseDevEnvironment=" + canary + "\nProvisionToken=\"" + canary + "\n" +
 		"CustomHostname=" + strings.Repeat(canary, MaxValueLen/len(canary)+1) + "\n"
-	s, notes := parseConf([]byte(body))
+	f := parseConf([]byte(body))
+	s, notes := f.Settings, f.Notes
 	if len(s) != 0 || len(notes) != 5 {
 		t.Fatalf("got %d settings and notes %q", len(s), notes)
 	}
@@ -58,7 +61,8 @@ func TestDocsExampleParses(t *testing.T) {
 		t.Fatal(err)
 	}
 	example := DocsSettingsExample(t, doc)
-	s, notes := parseConf(example)
+	f := parseConf(example)
+	s, notes := f.Settings, f.Notes
 	if len(notes) != 0 {
 		t.Fatalf("the doc's example draws notes: %q", notes)
 	}

@@ -3,6 +3,7 @@ package settings
 import (
 	"errors"
 	"io/fs"
+	"slices"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
@@ -16,6 +17,23 @@ type Files struct {
 	Prefs, Conf string
 	Warn        func(msg string)
 	said        map[string]bool
+	lost        []string
+}
+
+// maxLostPerRun bounds LostTokens over all the reads of a run.
+const maxLostPerRun = 4 * maxLostTokens
+
+// LostTokens are the ProvisionToken values that a later entry of the same
+// file overrode, in any read of this run so far: they are never used but
+// must be redacted like every other token.
+func (f *Files) LostTokens() []string { return f.lost }
+
+func (f *Files) keepLost(tokens []string) {
+	for _, t := range tokens {
+		if len(f.lost) < maxLostPerRun && !slices.Contains(f.lost, t) {
+			f.lost = append(f.lost, t)
+		}
+	}
 }
 
 // Read returns the settings the files give now.
@@ -45,7 +63,7 @@ func (f *Files) readPrefs() Settings {
 	if f.Prefs == "" {
 		return nil
 	}
-	s, notes, err := readPlist(f.Prefs)
+	p, err := readPlist(f.Prefs)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
@@ -53,10 +71,11 @@ func (f *Files) readPrefs() Settings {
 		f.warn("managed preferences could not be read (" + reason(err) + "); no settings taken from them")
 		return nil
 	}
-	for _, n := range notes {
+	for _, n := range p.Notes {
 		f.warn("managed preferences: " + n)
 	}
-	return s
+	f.keepLost(p.LostTokens)
+	return p.Settings
 }
 
 func (f *Files) readConf() Settings {
@@ -77,6 +96,7 @@ func (f *Files) readConf() Settings {
 	for _, n := range cf.Notes {
 		f.warn("settings file: " + n)
 	}
+	f.keepLost(cf.LostTokens)
 	return cf.Settings
 }
 

@@ -5,7 +5,6 @@ import (
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
 	"strings"
 	"testing"
-	"time"
 
 	"howett.net/plist"
 
@@ -18,25 +17,24 @@ import (
 // matters, RSS, is measured on the real wrapper in the wrapper package.
 func maxParseAlloc(n int) uint64 { return 64*uint64(n) + 1<<20 }
 
-// Each hostile shape reads in bounded memory, keeps the token when the
-// file is a valid plist, and never puts the token in a note.
-func TestHostileFilesReadInBoundedMemory(t *testing.T) {
-	unreadable := map[string]bool{"xml-entities": true}
+// Each hostile shape reads in bounded memory and time, keeps the token
+// when the file is a valid plist, and never puts the token in a note.
+func TestHostileFilesReadInBoundedMemoryAndTime(t *testing.T) {
 	for name, data := range plisttest.All(canary, MaxValueLen) {
 		t.Run(name, func(t *testing.T) {
 			if len(data) > MaxFileSize {
 				t.Fatalf("%d bytes: over the cap, the test proves nothing", len(data))
 			}
-			var s Settings
-			var notes []string
+			var f parsed
 			var err error
-			began := time.Now()
-			n := testenv.Allocated(func() { s, notes, err = parsePlist(data) })
-			t.Logf("%s: %d bytes in, %d bytes allocated, %v", name, len(data), n, time.Since(began))
+			var n uint64
+			withinBound(t, len(data), func() { n = testenv.Allocated(func() { f, err = parsePlist(data) }) })
+			s, notes := f.Settings, f.Notes
+			t.Logf("%s: %d bytes in, %d bytes allocated", name, len(data), n)
 			if n > maxParseAlloc(len(data)) {
 				t.Fatalf("allocated %d bytes for a %d-byte file", n, len(data))
 			}
-			if unreadable[name] {
+			if plisttest.Unreadable[name] {
 				if err == nil {
 					t.Fatal("accepted")
 				}

@@ -14,14 +14,14 @@ var ErrUnreadable = errors.New("settings source unreadable")
 // ReadPlist reads a managed-preferences plist (binary or XML). A missing
 // file returns os.ErrNotExist; anything unparsable returns ErrUnreadable.
 func ReadPlist(path string) (Settings, error) {
-	s, _, err := readPlist(path)
-	return s, err
+	f, err := readPlist(path)
+	return f.Settings, err
 }
 
-func readPlist(path string) (Settings, []string, error) {
+func readPlist(path string) (parsed, error) {
 	data, err := readCapped(path, nil)
 	if err != nil {
-		return nil, nil, err
+		return parsed{}, err
 	}
 	return parsePlist(data)
 }
@@ -30,41 +30,73 @@ func readPlist(path string) (Settings, []string, error) {
 // four keys are looked at; nothing else in the file is decoded, so memory
 // and time stay bounded by the file's size whatever its structure.
 func ParsePlist(data []byte) (Settings, error) {
-	s, _, err := parsePlist(data)
-	return s, err
+	f, err := parsePlist(data)
+	return f.Settings, err
 }
 
-// parsePlist also returns why a known key was ignored, one note per key.
-// The notes never hold a value.
-func parsePlist(data []byte) (Settings, []string, error) {
+// parsed is what one settings file gives.
+type parsed struct {
+	Settings Settings
+	// Notes say why a known key or line was ignored; they never hold a
+	// value.
+	Notes []string
+	// LostTokens are ProvisionToken values a later entry of the same
+	// file overrode (the first few of them): never used, still redacted.
+	LostTokens []string
+}
+
+// maxLostTokens bounds the overridden token values kept from one file:
+// each costs a copy of up to MaxValueLen, and each later message is
+// redacted with all of them.
+const maxLostTokens = 4
+
+func parsePlist(data []byte) (parsed, error) {
 	parse := parseXMLPlist
 	if isBinaryPlist(data) {
 		parse = parseBinaryPlist
 	}
 	raw, err := parse(data)
 	if err != nil {
-		return nil, nil, ErrUnreadable
+		return parsed{}, ErrUnreadable
 	}
-	s := Settings{}
-	var notes []string
+	f := parsed{Settings: Settings{}}
 	for _, k := range Keys {
-		src, ok := raw[k]
+		src, ok := raw.values[k]
 		if !ok {
 			continue
 		}
 		v, err := src.decode()
 		if err != nil {
-			return nil, nil, ErrUnreadable
+			return parsed{}, ErrUnreadable
 		}
-		if why := s.putValue(k, v); why != "" {
-			notes = append(notes, string(k)+" "+why+"; ignored")
+		if why := f.Settings.putValue(k, v); why != "" {
+			f.Notes = append(f.Notes, string(k)+" "+why+"; ignored")
 		}
 	}
-	return s, notes, nil
+	for _, src := range raw.lostTokens {
+		if v, err := src.decode(); err == nil && v.kind == valueString {
+			f.LostTokens = append(f.LostTokens, v.s)
+		}
+	}
+	return f, nil
 }
 
-// rawValues maps each known key found to its value, decoded on demand.
-type rawValues map[Key]valueSource
+// rawValues maps each known key found to its value, decoded on demand,
+// and keeps the first few ProvisionToken values a later entry overrode.
+type rawValues struct {
+	values     map[Key]valueSource
+	lostTokens []valueSource
+}
+
+func newRawValues() *rawValues { return &rawValues{values: map[Key]valueSource{}} }
+
+// set gives k the value v; the last entry wins, as in a dictionary.
+func (r *rawValues) set(k Key, v valueSource) {
+	if old, ok := r.values[k]; ok && k == ProvisionToken && len(r.lostTokens) < maxLostTokens {
+		r.lostTokens = append(r.lostTokens, old)
+	}
+	r.values[k] = v
+}
 
 type valueSource interface{ decode() (value, error) }
 

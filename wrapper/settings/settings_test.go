@@ -6,12 +6,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"howett.net/plist"
 
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings/plisttest"
 )
 
 const canary = testenv.Canary
@@ -240,5 +242,39 @@ func TestValidators(t *testing.T) {
 		if got != want || ok != (want != "") {
 			t.Errorf("InterceptArg(%q) = %q %v", m, got, ok)
 		}
+	}
+}
+
+// A token that a later entry of the same file overrode is kept aside for
+// redaction, in every format; a file naming the key over and over keeps
+// only a few.
+func TestOverriddenTokensOfOneFileAreKept(t *testing.T) {
+	var b plisttest.Builder
+	key := b.Add(plisttest.ASCII("ProvisionToken"))
+	lost, won := b.Add(plisttest.ASCII(canary)), b.Add(plisttest.ASCII("token-that-wins"))
+	binary := b.Bytes(b.Add(plisttest.Dict([]uint32{key, key}, []uint32{lost, won})))
+	xml := []byte(`<?xml version="1.0"?><plist version="1.0"><dict><key>ProvisionToken</key><string>` + canary +
+		`</string><key>ProvisionToken</key><string>token-that-wins</string></dict></plist>`)
+	for name, read := range map[string]func() (parsed, error){
+		"binary": func() (parsed, error) { return parsePlist(binary) },
+		"xml":    func() (parsed, error) { return parsePlist(xml) },
+		"settings file": func() (parsed, error) {
+			return parseConf([]byte("ProvisionToken=" + canary + "\nProvisionToken=token-that-wins\n")), nil
+		},
+	} {
+		f, err := read()
+		if err != nil || f.Settings[ProvisionToken] != "token-that-wins" || len(f.LostTokens) != 1 || f.LostTokens[0] != canary {
+			t.Errorf("%s: token %q, lost %d, %v", name, f.Settings[ProvisionToken], len(f.LostTokens), err)
+		}
+	}
+	var many plisttest.Builder
+	var keys, values []uint32
+	for i := range 3 * maxLostTokens {
+		keys = append(keys, many.Add(plisttest.ASCII("ProvisionToken")))
+		values = append(values, many.Add(plisttest.ASCII(canary+strconv.Itoa(i))))
+	}
+	f, err := parsePlist(many.Bytes(many.Add(plisttest.Dict(keys, values))))
+	if err != nil || len(f.LostTokens) != maxLostTokens {
+		t.Fatalf("kept %d overridden values, %v", len(f.LostTokens), err)
 	}
 }

@@ -13,7 +13,10 @@ import (
 // and the walk is bounded in tokens. The reader matches end tags itself
 // with a stack of names packed in one byte slice (encoding/xml's own stack
 // costs tens of bytes per level), so nesting costs a few bytes a level
-// whatever its depth.
+// whatever its depth. encoding/xml holds all of one start tag's
+// attributes at once, some 50 bytes of memory for each 5 bytes of input,
+// so a file with more attributes in one tag than a plist ever has is
+// refused before it is decoded.
 
 var errBadXMLPlist = errors.New("XML plist is not a dictionary of settings")
 
@@ -25,6 +28,9 @@ const (
 	maxKeyLen = 32
 	// maxIntegerText is longer than any 64-bit integer in decimal or hex.
 	maxIntegerText = 32
+	// maxEqualsPerTag is far more attributes than a plist element has
+	// (one, on <plist>), and few enough to cost nothing held at once.
+	maxEqualsPerTag = 1024
 )
 
 type xmlWalker struct {
@@ -63,7 +69,10 @@ func (s *nameStack) pop(n xml.Name) bool {
 		top[len(n.Space)] == ':' && string(top[len(n.Space)+1:]) == n.Local
 }
 
-func parseXMLPlist(data []byte) (rawValues, error) {
+func parseXMLPlist(data []byte) (*rawValues, error) {
+	if !attributesBounded(data) {
+		return nil, errBadXMLPlist
+	}
 	w := &xmlWalker{d: xml.NewDecoder(bytes.NewReader(data))}
 	root, err := w.child()
 	if err != nil || root.Name.Local != "plist" {
@@ -78,6 +87,26 @@ func parseXMLPlist(data []byte) (rawValues, error) {
 		return nil, err
 	}
 	return found, w.rest()
+}
+
+// attributesBounded reports whether no start tag can hold more than
+// maxEqualsPerTag attributes. Each attribute needs an '=' and none may
+// hold a '<', so the '=' signs from one '<' to the next bound the
+// attributes of the tag the first one opens.
+func attributesBounded(data []byte) bool {
+	equals := 0
+	for _, c := range data {
+		switch c {
+		case '<':
+			equals = 0
+		case '=':
+			equals++
+			if equals > maxEqualsPerTag {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // next returns the next token, counting tokens and matching end tags. At
@@ -124,8 +153,8 @@ func (w *xmlWalker) child() (xml.StartElement, error) {
 }
 
 // dict reads the top dictionary's entries: a <key>, then its value.
-func (w *xmlWalker) dict() (rawValues, error) {
-	found := rawValues{}
+func (w *xmlWalker) dict() (*rawValues, error) {
+	found := newRawValues()
 	for {
 		el, err := w.child()
 		if err == io.EOF {
@@ -156,7 +185,7 @@ func (w *xmlWalker) dict() (rawValues, error) {
 		if err != nil {
 			return nil, err
 		}
-		found[k] = v
+		found.set(k, v)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
@@ -20,12 +21,17 @@ const (
 	exitUsage = 2
 )
 
+// interruptedExit is WRAPPER_INTERRUPTED's exit code, for the commands
+// that print no line: a signal ended them before they could answer.
+var interruptedExit = codes.WrapperInterrupted.Exit
+
 const usage = `usage: ctrld-install <command> [flags]
 
 commands:
   start    provision ctrld: run "ctrld start", print one line, exit with its code
   configured  exit 0 when start has work to do (a token from any source, or an
-           installed service to upgrade), 1 when not; prints nothing
+           installed service to upgrade), 1 when not, 68 when interrupted;
+           prints nothing
   last     print the last recorded result line
   explain  print that line, what its code means, the next safe action and the
            evidence ctrld recorded for that attempt (bounded, token redacted)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -19,15 +20,19 @@ import (
 // runExplain prints the last recorded line, what its code means, the next
 // safe action, and the evidence ctrld recorded for that attempt when a
 // copy was kept. With no valid record it prints nothing and exits 1.
+// Interrupted while it gathers the tokens to redact, it prints nothing and
+// answers WRAPPER_INTERRUPTED's exit code.
 func runExplain(sys System, args []string, stdout, stderr io.Writer) int {
+	ctx, stop := interruptContext(exitQuietly)
+	defer stop()
 	cfg, exit, done := locate("explain", sys, args, stdout, stderr)
 	if done {
 		return exit
 	}
-	return explain(stdout, sys.OS, cfg)
+	return explain(ctx, stdout, sys.OS, cfg)
 }
 
-func explain(stdout io.Writer, osys platform.OS, cfg provision.Config) int {
+func explain(ctx context.Context, stdout io.Writer, osys platform.OS, cfg provision.Config) int {
 	dir := cfg.RecordDir
 	o, ok := report.ReadLast(dir)
 	if !ok {
@@ -36,7 +41,11 @@ func explain(stdout io.Writer, osys platform.OS, cfg provision.Config) int {
 	var b strings.Builder
 	explainOutcome(&b, o)
 	if !o.OK {
-		r, err := evidence.Load(dir, o.Line(), recordTime(dir), provision.KnownTokens(cfg, osys))
+		tokens, err := provision.KnownTokens(ctx, cfg, osys)
+		if err != nil {
+			return interruptedExit
+		}
+		r, err := evidence.Load(dir, o.Line(), recordTime(dir), tokens)
 		explainEvidence(&b, r, err)
 	}
 	io.WriteString(stdout, b.String())

@@ -50,10 +50,10 @@ func parseStart(name string, args []string, stdout, stderr io.Writer) (in provis
 }
 
 func runStart(sys System, args []string, stdout, stderr io.Writer) int {
+	line := &oneLine{w: stdout}
+	ctx, stop := interruptContext(func() { exitInterrupted(line) })
+	defer stop()
 	return withProvisioner("start", sys, args, stdout, stderr, func(p *provision.Provisioner) int {
-		line := &oneLine{w: stdout}
-		ctx, stop := interruptContext(func() { exitInterrupted(line) })
-		defer stop()
 		outcome := p.Run(ctx)
 		line.print(outcome)
 		return outcome.Exit()
@@ -61,9 +61,16 @@ func runStart(sys System, args []string, stdout, stderr io.Writer) int {
 }
 
 // runConfigured answers, without output, whether start has work to do.
+// Interrupted, it answers WRAPPER_INTERRUPTED's exit code.
 func runConfigured(sys System, args []string, stdout, stderr io.Writer) int {
+	ctx, stop := interruptContext(exitQuietly)
+	defer stop()
 	return withProvisioner("configured", sys, args, stdout, stderr, func(p *provision.Provisioner) int {
-		if p.HasWork() {
+		work, err := p.HasWork(ctx)
+		switch {
+		case err != nil:
+			return interruptedExit
+		case work:
 			return exitOK
 		}
 		return exitNone
@@ -101,9 +108,9 @@ func interruptContext(again func()) (context.Context, func()) {
 	return ctx, func() { stopSignals(); cancel(nil) }
 }
 
-// exitInterrupted is the answer to a second stop signal: the installer
-// wants the wrapper gone now, so it prints the line, hard-kills ctrld's
-// tree without the grace, clears its tree marker and exits.
+// exitInterrupted is start's answer to a second stop signal: the
+// installer wants the wrapper gone now, so it prints the line, hard-kills
+// ctrld's tree without the grace, clears its tree marker and exits.
 func exitInterrupted(line *oneLine) {
 	o := codes.Failure(codes.WrapperInterrupted)
 	if line.print(o) {
@@ -112,6 +119,10 @@ func exitInterrupted(line *oneLine) {
 		os.Exit(o.Exit())
 	}
 }
+
+// exitQuietly is the answer to a second stop signal of a command that
+// prints no line and runs no ctrld.
+func exitQuietly() { os.Exit(interruptedExit) }
 
 // oneLine prints the first outcome given and no other, so a second
 // signal racing the normal end never makes two lines.

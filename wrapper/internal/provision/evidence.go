@@ -1,6 +1,7 @@
 package provision
 
 import (
+	"context"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
@@ -29,12 +30,15 @@ func (p *Provisioner) keepEvidence(began time.Time, o codes.Outcome) {
 
 // KnownTokens lists every provisioning token value the sources hold now
 // (command line, token file, environment, managed preferences, settings
-// file, OS policy), so that what explain prints can be redacted.
-func KnownTokens(cfg Config, osys platform.OS) []string {
+// file, OS policy), so that what explain prints can be redacted. It fails
+// only when interrupted.
+func KnownTokens(ctx context.Context, cfg Config, osys platform.OS) ([]string, error) {
 	p := &Provisioner{Config: cfg, OS: osys, Log: silent{}}
-	p.remember(cfg.Given)
-	p.gather()
-	return p.seen
+	p.rememberGiven()
+	if _, err := p.gather(ctx); err != nil {
+		return nil, err
+	}
+	return p.seen, nil
 }
 
 // silent drops warnings and outcomes: gathering tokens for redaction must

@@ -24,6 +24,23 @@ func (noServices) Exists(string) bool                    { return false }
 func (noServices) Running(string) bool                   { return false }
 func (noServices) Restart(context.Context, string) error { return nil }
 
+// listenerFailure records LISTENER_BIND_FAILED for an attempt that began
+// now, with a result file in cfg.Home that adds the given JSON fields.
+func listenerFailure(t *testing.T, cfg Config, fields string) (time.Time, codes.Outcome) {
+	t.Helper()
+	began := time.Now().Truncate(time.Second)
+	result := `{"version":1,"timestamp":"` + began.UTC().Format(time.RFC3339) + `","stage":"listener",` +
+		`"code":"LISTENER_BIND_FAILED","exit_code":41,` + fields + `}`
+	if err := os.WriteFile(filepath.Join(cfg.Home, contract.ResultFile), []byte(result), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := codes.Failure(codes.ListenerBindFailed)
+	if err := report.SaveLast(cfg.RecordDir, o); err != nil {
+		t.Fatal(err)
+	}
+	return began, o
+}
+
 // On Windows ctrld's home is its install folder, which an MSI rollback
 // deletes with the result file in it. The kept copy sits with the record
 // under ProgramData, so it outlives the rollback; the token from the
@@ -43,25 +60,20 @@ func TestEvidenceSurvivesRollbackOnWindows(t *testing.T) {
 	if err := os.MkdirAll(cfg.RecordDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	began := time.Now().Truncate(time.Second)
-	result := `{"version":1,"timestamp":"` + began.UTC().Format(time.RFC3339) + `","stage":"listener",` +
-		`"code":"LISTENER_BIND_FAILED","exit_code":41,"message":"bind failed for ` + testenv.Canary + `",` +
-		`"detail":{"attempts":[{"addr":"127.0.0.1:53","proto":"udp","os_error":"address already in use"}]}}`
-	if err := os.WriteFile(filepath.Join(home, contract.ResultFile), []byte(result), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	o := codes.Failure(codes.ListenerBindFailed)
-	if err := report.SaveLast(cfg.RecordDir, o); err != nil {
-		t.Fatal(err)
-	}
+	began, o := listenerFailure(t, cfg, `"message":"bind failed for `+testenv.Canary+`",`+
+		`"detail":{"attempts":[{"addr":"127.0.0.1:53","proto":"udp","os_error":"address already in use"}]}`)
 	p := &Provisioner{Config: cfg, OS: osys, Log: silent{}}
-	p.gather()
+	p.gather(context.Background())
 	p.keepEvidence(began, o)
 
 	if err := os.RemoveAll(home); err != nil { // the rollback
 		t.Fatal(err)
 	}
-	r, err := evidence.Load(cfg.RecordDir, o.Line(), time.Now().Add(-time.Minute), KnownTokens(cfg, osys))
+	known, err := KnownTokens(context.Background(), cfg, osys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := evidence.Load(cfg.RecordDir, o.Line(), time.Now().Add(-time.Minute), known)
 	if err != nil {
 		t.Fatalf("no copy under ProgramData after the rollback: %v", err)
 	}
@@ -79,5 +91,30 @@ func TestEvidenceSurvivesRollbackOnWindows(t *testing.T) {
 	p.keepEvidence(time.Now(), codes.Success)
 	if _, err := os.Stat(filepath.Join(cfg.RecordDir, evidence.FileName)); !os.IsNotExist(err) {
 		t.Fatalf("copy kept after success: %v", err)
+	}
+}
+
+// The kept copy holds no part of any token, also of one that lost to
+// another source: here the environment's token, overridden by the token
+// file, whose characters ctrld's message repeats upper-cased, without the
+// digits that would make the run look like a token by its shape.
+func TestEvidenceCopyHoldsNoPartOfAnOverriddenToken(t *testing.T) {
+	home, work := t.TempDir(), t.TempDir()
+	tokenFile := filepath.Join(work, "token")
+	os.WriteFile(tokenFile, []byte("file-token-that-wins-0042\n"), 0o600)
+	osys := platform.Linux{}
+	cfg := Resolve(Input{Ctrld: filepath.Join(work, "ctrld"), Home: home, TokenFile: tokenFile,
+		Prefs: filepath.Join(work, "none.plist"), SettingsFile: filepath.Join(work, "none")},
+		osys, []string{TokenEnv + "=" + testenv.CodeCanary}, silent{})
+	began, o := listenerFailure(t, cfg, `"message":"bind failed for `+strings.ToUpper(testenv.CodeCanary[:22])+`"`)
+	p := &Provisioner{Config: cfg, OS: osys, Log: silent{}}
+	p.rememberGiven()
+	p.keepEvidence(began, o)
+	kept, err := os.ReadFile(filepath.Join(cfg.RecordDir, evidence.FileName))
+	if err != nil {
+		t.Fatalf("no copy kept: %v", err)
+	}
+	if testenv.HoldsPartOf(kept, testenv.CodeCanary) || !strings.Contains(string(kept), "bind failed for [redacted]") {
+		t.Fatalf("copy: %s", kept)
 	}
 }

@@ -47,6 +47,9 @@ type Config struct {
 	PrefsWait    time.Duration
 	// Given holds settings from flags, --token-file and the environment.
 	Given settings.Settings
+	// Tokens holds every token value those sources gave, also those that
+	// lost to another: all are redacted.
+	Tokens []string
 	// Env is the environment ctrld runs with.
 	Env []string
 	// Poll is the interval for the profile wait and the success gate.
@@ -82,7 +85,7 @@ type Provisioner struct {
 // before the lock is held (INSTALL_IN_PROGRESS above all) is not
 // recorded: the run holding the lock owns the record.
 func (p *Provisioner) Run(ctx context.Context) codes.Outcome {
-	p.remember(p.Config.Given)
+	p.rememberGiven()
 	o := p.safely(func() codes.Outcome { return p.underLock(ctx) })
 	p.Log.Result(o)
 	return o
@@ -147,9 +150,19 @@ func (p *Provisioner) internal(what string, err error) codes.Outcome {
 }
 
 // remember notes the token of a source, so that messages can redact it.
-func (p *Provisioner) remember(s settings.Settings) {
-	if tok, ok := s.Get(settings.ProvisionToken); ok && !slices.Contains(p.seen, tok) {
-		p.seen = append(p.seen, tok)
+func (p *Provisioner) remember(s settings.Settings) { p.know(s[settings.ProvisionToken]) }
+
+// rememberGiven notes every token of the command line and environment.
+func (p *Provisioner) rememberGiven() {
+	p.remember(p.Config.Given)
+	p.know(p.Config.Tokens...)
+}
+
+func (p *Provisioner) know(tokens ...string) {
+	for _, tok := range tokens {
+		if tok != "" && !slices.Contains(p.seen, tok) {
+			p.seen = append(p.seen, tok)
+		}
 	}
 }
 
@@ -163,13 +176,18 @@ func (p *Provisioner) warn(msg string) { p.Log.Warn(secret.Redact(msg, p.seen...
 // token: a token is available from some source, or ctrld's service is
 // already installed (an upgrade). Package scripts use it to install
 // quietly on machines that were never given settings. It does not wait
-// for a profile.
-func (p *Provisioner) HasWork() bool {
+// for a profile. It fails only when interrupted.
+func (p *Provisioner) HasWork(ctx context.Context) (bool, error) {
+	p.rememberGiven()
 	if p.OS.Installed(p.service()) {
-		return true
+		return true, nil
 	}
-	_, ok := p.gather().Get(settings.ProvisionToken)
-	return ok
+	s, err := p.gather(ctx)
+	if err != nil {
+		return false, err
+	}
+	_, ok := s.Get(settings.ProvisionToken)
+	return ok, nil
 }
 
 func (p *Provisioner) service() platform.Service {
@@ -261,7 +279,10 @@ func freshArgs(token string, s settings.Settings) []string {
 // upgrade never needs the token. With an InterceptMode it restarts ctrld
 // in that mode; without one it reloads the existing service.
 func (p *Provisioner) upgrade(ctx context.Context, svc platform.Service) codes.Outcome {
-	s := p.gather()
+	s, err := p.gather(ctx)
+	if err != nil {
+		return codes.Failure(codes.WrapperInterrupted)
+	}
 	if m, set := s.Get(settings.InterceptMode); set {
 		if arg, ok := settings.InterceptArg(m); ok {
 			return p.start(ctx, svc, []string{"start", "--intercept-mode", arg})
@@ -286,18 +307,22 @@ func (p *Provisioner) reload(ctx context.Context, svc platform.Service) codes.Ou
 }
 
 // CtrldEnv drops the token variable from an environment on goos (a
-// GOOS value): ctrld gets the token in argv only. Windows environment
-// names ignore case, so there any spelling of the name goes.
+// GOOS value), in any spelling isTokenVar takes: ctrld gets the token in
+// argv only.
 func CtrldEnv(env []string, goos string) []string {
 	out := make([]string, 0, len(env))
 	for _, kv := range env {
-		name, _, _ := strings.Cut(kv, "=")
-		if name == TokenEnv || goos == "windows" && strings.EqualFold(name, TokenEnv) {
-			continue
+		if name, _, _ := strings.Cut(kv, "="); !isTokenVar(name, goos) {
+			out = append(out, kv)
 		}
-		out = append(out, kv)
 	}
 	return out
+}
+
+// isTokenVar reports whether an environment variable's name is TokenEnv
+// on goos. Windows environment names ignore case.
+func isTokenVar(name, goos string) bool {
+	return name == TokenEnv || goos == "windows" && strings.EqualFold(name, TokenEnv)
 }
 
 func interrupted(ctx context.Context) bool {

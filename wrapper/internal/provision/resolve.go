@@ -58,11 +58,11 @@ func Resolve(in Input, osys platform.OS, env []string, log Warner) Config {
 		Timeout:      in.Timeout,
 		GateTimeout:  in.GateTimeout,
 		PrefsWait:    defaults.PrefsWait,
-		Given:        given(in, env, log),
 		Env:          CtrldEnv(env, runtime.GOOS),
 		Poll:         poll,
 		Grace:        grace,
 	}
+	cfg.Given, cfg.Tokens = given(in, env, runtime.GOOS, log)
 	if in.ServiceFile != "" {
 		cfg.ServiceFiles = []string{in.ServiceFile}
 	}
@@ -73,9 +73,12 @@ func Resolve(in Input, osys platform.OS, env []string, log Warner) Config {
 }
 
 // given collects the settings of the command line and environment. The
-// token file beats --token, which beats the environment variable.
-func given(in Input, env []string, log Warner) settings.Settings {
-	s := settings.Settings{}
+// token file beats --token, which beats the environment variable. tokens
+// are all the token values these sources hold, those that lost too, and
+// every value of the variable (on goos, a GOOS value, in any spelling
+// that CtrldEnv drops).
+func given(in Input, env []string, goos string, log Warner) (s settings.Settings, tokens []string) {
+	s = settings.Settings{}
 	if in.Hostname != "" {
 		s[settings.CustomHostname] = in.Hostname
 	}
@@ -91,15 +94,28 @@ func given(in Input, env []string, log Warner) settings.Settings {
 	if in.Token != "" {
 		s[settings.ProvisionToken] = in.Token
 	}
+	tokens = append(tokenValues(env, goos), in.Token)
 	if in.TokenFile != "" {
 		tok, err := readTokenFile(in.TokenFile)
 		if err != nil {
 			log.Warn("token file could not be read; token taken from the next source")
 		} else if tok != "" {
 			s[settings.ProvisionToken] = tok
+			tokens = append(tokens, tok)
 		}
 	}
-	return s
+	return s, tokens
+}
+
+// tokenValues returns the value of every token variable in env.
+func tokenValues(env []string, goos string) []string {
+	var values []string
+	for _, kv := range env {
+		if name, v, _ := strings.Cut(kv, "="); isTokenVar(name, goos) {
+			values = append(values, v)
+		}
+	}
+	return values
 }
 
 func lookupEnv(env []string, key string) string {

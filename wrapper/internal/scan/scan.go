@@ -4,10 +4,10 @@ package scan
 
 import (
 	"bytes"
-	"strings"
 	"sync"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/secret"
 )
 
 const (
@@ -30,7 +30,8 @@ const (
 // wins.
 type Judge struct {
 	// Known are the token values the run has seen, set before any stream
-	// is written: an identifier whose code contains one is not valid.
+	// is written: an identifier whose code holds part of one is not valid
+	// (see LastInLine).
 	Known []string
 	mu    sync.Mutex
 	last  codes.Code
@@ -185,7 +186,9 @@ func (s *Stream) searchLine() {
 var prefix = []byte(codes.FailurePrefix)
 
 // LastInLine returns the last valid identifier in one cleaned line. An
-// identifier whose code contains any of the known tokens is not valid.
+// identifier whose code holds any part of a known token that redaction
+// would hide (the token, or a run of secret.MinRun of its characters,
+// ignoring case) is not valid.
 func LastInLine(line []byte, known ...string) (codes.Code, bool) {
 	var last codes.Code
 	found := false
@@ -196,19 +199,10 @@ func LastInLine(line []byte, known ...string) (codes.Code, bool) {
 		}
 		start := off + i + len(prefix)
 		if stage, name, exit, _, ok := codes.ParseFailure(line[start:]); ok {
-			if c, ok := codes.ValidFromCtrld(stage, name, exit, true); ok && !holdsAny(c.Name, known) {
+			if c, ok := codes.ValidFromCtrld(stage, name, exit, true); ok && !secret.Shares(c.Name, known...) {
 				last, found = c, true
 			}
 		}
 		off = start
 	}
-}
-
-func holdsAny(code string, known []string) bool {
-	for _, k := range known {
-		if k != "" && strings.Contains(code, k) {
-			return true
-		}
-	}
-	return false
 }

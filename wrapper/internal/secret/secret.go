@@ -16,14 +16,84 @@ const (
 	maxReason = 512
 )
 
-// Redact removes every occurrence of each non-empty secret from s.
+// MinRun is the shortest run of a secret's characters that counts as
+// part of it, ignoring ASCII case: no message may hold one.
+const MinRun = 12
+
+// Redact replaces with one mask each stretch of s that is a secret, or a
+// run of at least MinRun characters found in one, ignoring ASCII case. A
+// secret shorter than MinRun goes only whole. Stretches are found before
+// anything is replaced, so the order of the secrets does not matter: a
+// short secret that begins a long one leaves none of the long one behind.
 func Redact(s string, secrets ...string) string {
+	marked := mark(s, secrets)
+	if marked == nil {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if !marked[i] {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		for i < len(s) && marked[i] {
+			i++
+		}
+		b.WriteString(mask)
+	}
+	return b.String()
+}
+
+// Shares reports whether s holds any part of a secret that Redact would
+// replace.
+func Shares(s string, secrets ...string) bool { return mark(s, secrets) != nil }
+
+// mark flags the bytes of s that Redact replaces, or is nil when there
+// are none. Every stretch of MinRun or more characters that a secret
+// holds is the union of the MinRun-long windows in it, so checking each
+// window of s against those of the secret finds all of them.
+func mark(s string, secrets []string) []bool {
+	var marked []bool
+	lower := lowerASCII(s)
 	for _, sec := range secrets {
-		if sec != "" {
-			s = strings.ReplaceAll(s, sec, mask)
+		if sec == "" {
+			continue
+		}
+		w := min(MinRun, len(sec))
+		windows := windowsOf(lowerASCII(sec), w)
+		for i := 0; i+w <= len(lower); i++ {
+			if _, ok := windows[lower[i:i+w]]; !ok {
+				continue
+			}
+			if marked == nil {
+				marked = make([]bool, len(s))
+			}
+			for j := i; j < i+w; j++ {
+				marked[j] = true
+			}
 		}
 	}
-	return s
+	return marked
+}
+
+func windowsOf(s string, w int) map[string]struct{} {
+	out := make(map[string]struct{}, len(s)-w+1)
+	for i := 0; i+w <= len(s); i++ {
+		out[s[i:i+w]] = struct{}{}
+	}
+	return out
+}
+
+// lowerASCII lowers A-Z only, so every byte keeps its place.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // Echo prepares an untrusted value for a log message: the secrets are

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
 )
 
 const tok = "org-v1-canary-0d3f9a7c2b"
@@ -47,5 +49,42 @@ func TestDescribeNeverQuotes(t *testing.T) {
 	}
 	if got := Describe(""); got != "empty" {
 		t.Fatalf("Describe(\"\") = %q", got)
+	}
+}
+
+// A short token that begins a longer one must not leave the rest of the
+// longer one behind, whichever order the tokens come in.
+func TestRedactPrefixTokensLeaveNothing(t *testing.T) {
+	short := testenv.Canary[:14]
+	long := testenv.Canary + "-and-a-longer-tail"
+	msg := "tried " + long + " and " + short + " then " + long
+	for _, order := range [][]string{{short, long}, {long, short}} {
+		got := Redact(msg, order...)
+		if testenv.HoldsPartOf([]byte(got), long) || testenv.HoldsPartOf([]byte(got), short) {
+			t.Fatalf("order %q: a part survived: %q", order, got)
+		}
+		if got != "tried [redacted] and [redacted] then [redacted]" {
+			t.Fatalf("order %q: %q", order, got)
+		}
+	}
+}
+
+// A run of a dozen or more of a token's characters, in any case, goes
+// too; a shorter run stays, so ordinary words are not lost.
+func TestRedactRunsIgnoringCase(t *testing.T) {
+	run := strings.ToUpper(testenv.CodeCanary[2:16])
+	got := Redact("code="+run+" ok", testenv.CodeCanary)
+	if got != "code=[redacted] ok" {
+		t.Fatalf("a run of %d characters survived: %q", len(run), got)
+	}
+	short := strings.ToUpper(testenv.CodeCanary[:MinRun-1])
+	if got := Redact("code="+short, testenv.CodeCanary); got != "code="+short {
+		t.Fatalf("a run shorter than %d went: %q", MinRun, got)
+	}
+	if !Shares(run, testenv.CodeCanary) || Shares(short, testenv.CodeCanary) {
+		t.Fatal("Shares disagrees with Redact")
+	}
+	if got := Echo("mode "+strings.ToUpper(testenv.Canary), testenv.Canary); testenv.HoldsPartOf([]byte(got), testenv.Canary) {
+		t.Fatalf("Echo kept an upper-cased token: %q", got)
 	}
 }

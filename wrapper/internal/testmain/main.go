@@ -16,14 +16,19 @@
 //	                               rc?.d), so tests never touch the host's
 //	CTRLD_INSTALL_TEST_MSIEXEC=PATH install-msi runs the stand-in msiexec at
 //	                               PATH (Linux has none)
+//	CTRLD_INSTALL_TEST_STALLED_POLICY=PATH reading the OS policy (a settings
+//	                               source) creates PATH, then never ends: a
+//	                               settings read in progress, for a signal
 package main
 
 import (
 	"os"
+	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/cli"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // The debug seams' environment variables.
@@ -32,6 +37,7 @@ const (
 	syslogEnv  = "CTRLD_INSTALL_TEST_SYSLOG"
 	etcEnv     = "CTRLD_INSTALL_TEST_ETC"
 	msiexecEnv = "CTRLD_INSTALL_TEST_MSIEXEC"
+	stalledEnv = "CTRLD_INSTALL_TEST_STALLED_POLICY"
 )
 
 func main() {
@@ -46,8 +52,25 @@ func main() {
 		linux.MsiexecPath = os.Getenv(msiexecEnv)
 		sys.OS = linux
 	}
+	if path := os.Getenv(stalledEnv); path != "" {
+		sys.OS = stalledPolicy{OS: sys.OS, began: path}
+	}
 	if path := os.Getenv(syslogEnv); path != "" {
 		sys.OpenLog = func() report.SystemLog { return report.OpenSystemLogAt(path) }
 	}
 	os.Exit(cli.Run(sys, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// stalledPolicy is an OS whose policy read says it began, by creating a
+// file, and then never ends.
+type stalledPolicy struct {
+	platform.OS
+	began string
+}
+
+func (s stalledPolicy) Policy() settings.Settings {
+	os.WriteFile(s.began, nil, 0o600)
+	for {
+		time.Sleep(time.Hour)
+	}
 }

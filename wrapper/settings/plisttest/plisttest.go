@@ -166,6 +166,13 @@ func ManyXMLElements(token string) []byte {
 	return xmlWith(token, "<array>"+strings.Repeat("<true/>", n)+"</array>")
 }
 
+// ManyXMLAttributes gives one element as many attributes as the cap
+// allows: a decoder holds them all at once, ten times the file's size.
+func ManyXMLAttributes(token string) []byte {
+	n := (Limit - 512) / len(` b=""`)
+	return xmlWith(token, "<array"+strings.Repeat(` b=""`, n)+"/>")
+}
+
 // XMLEntities declares entities that expand to a billion copies.
 func XMLEntities(token string) []byte {
 	var dtd strings.Builder
@@ -178,17 +185,24 @@ func XMLEntities(token string) []byte {
 		"<key>ProvisionToken</key><string>" + token + "</string>" + xmlTail)
 }
 
+// Unreadable names the files of All that a reader must refuse: they give
+// no settings at all.
+var Unreadable = map[string]bool{"xml-entities": true, "many-xml-attrs": true}
+
 // All names every hostile file, built for token.
 func All(token string, valueCap int) map[string][]byte {
 	return map[string][]byte{
-		"shared-objects":    SharedObjects(token, 40, 14),
-		"deep-binary":       DeepBinary(token, (Limit-1024)/9),
-		"repeated-keys":     RepeatedKeys(token, valueCap),
-		"long-string":       LongString(token),
-		"deep-xml":          DeepXML(token),
-		"many-xml-elements": ManyXMLElements(token),
-		"deep-short-xml":    DeepShortXML(token),
-		"tiny-xml-elements": TinyXMLElements(token),
-		"xml-entities":      XMLEntities(token),
+		"shared-objects":     SharedObjects(token, 40, 14),
+		"deep-binary":        DeepBinary(token, (Limit-1024)/9),
+		"repeated-keys":      RepeatedKeys(token, valueCap),
+		"long-string":        LongString(token),
+		"deep-xml":           DeepXML(token),
+		"many-xml-elements":  ManyXMLElements(token),
+		"deep-short-xml":     DeepShortXML(token),
+		"tiny-xml-elements":  TinyXMLElements(token),
+		"xml-entities":       XMLEntities(token),
+		"many-xml-attrs":     ManyXMLAttributes(token),
+		"shared-offsets":     SharedOffsets(token),
+		"overlapping-arrays": OverlappingArrays(token),
 	}
 }
