@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/fleet"
+)
+
+// stdinName is the file argument that means standard input.
+const stdinName = "-"
+
+// runReport reads fleet exports and prints the devices per code: text,
+// --json, and with --html FILE a self-contained page. Its output is built
+// from the code table alone, so no input row, and no token in one, can
+// reach it.
+func runReport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	htmlFile := fs.String("html", "", "also write the report as one self-contained HTML page to `FILE`")
+	column := fs.String("column", "", "read the CSV column with this header `NAME` (default: the column holding result lines, or Intune's ErrorCode)")
+	files, err := parseWithFiles(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return exitOK
+	}
+	if err != nil {
+		printUsageError(stderr, "report", err)
+		return exitUsage
+	}
+	if len(files) == 0 {
+		files = []string{stdinName}
+	}
+	t := fleet.NewTally()
+	for _, name := range files {
+		if err := readInput(t, name, stdin, *column); err != nil {
+			fmt.Fprintf(stderr, "ctrld-install report: %s: %v\n", name, err)
+			return exitUsage
+		}
+	}
+	if *htmlFile != "" {
+		if err := writeHTML(t, *htmlFile); err != nil {
+			fmt.Fprintf(stderr, "ctrld-install report: writing %s: %v\n", *htmlFile, err)
+			return exitUsage
+		}
+	}
+	if *asJSON {
+		t.WriteJSON(stdout)
+		return exitOK
+	}
+	t.WriteText(stdout)
+	return exitOK
+}
+
+// parseWithFiles parses flags placed before, between or after the file
+// arguments.
+func parseWithFiles(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := parseFlagsOnly(fs, args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return files, nil
+		}
+		files = append(files, args[0])
+		args = args[1:]
+	}
+}
+
+func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return usageError{describeFlagError(fs, err)}
+}
+
+func readInput(t *fleet.Tally, name string, stdin io.Reader, column string) error {
+	if name == stdinName {
+		return t.Read("stdin", stdin, column)
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return errors.Unwrap(err)
+	}
+	defer f.Close()
+	return t.Read(name, f, column)
+}
+
+func writeHTML(t *fleet.Tally, name string) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return errors.Unwrap(err)
+	}
+	if err := t.WriteHTML(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
