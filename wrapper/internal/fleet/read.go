@@ -97,7 +97,7 @@ func readSample(rr *records) ([]record, error) {
 // text.
 func (t *Tally) csvRow(rec record, comma rune, column int) {
 	if rec.over {
-		t.Unreadable += rec.lines
+		t.Unreadable++
 		return
 	}
 	if column == 0 {

@@ -11,19 +11,24 @@ import (
 // that never closes, a million columns) can make the reader hold more
 // than about MaxRecordBytes at a time.
 const (
-	// MaxRecordBytes is the longest record read; a longer one is counted
-	// unreadable, one per physical line it spans.
+	// MaxRecordBytes is the longest record read; a longer line is counted
+	// unreadable.
 	MaxRecordBytes = 64 << 10
 	// maxRecordLines is how many physical lines a quoted field may join.
 	maxRecordLines = 64
 )
 
 // records splits a stream into records: physical lines, or, when quoted
-// is set, lines joined while a CSV quote is open.
+// is set, lines joined while a CSV quote is open. A quote still open
+// after maxRecordLines lines, at the end of the input, or in a record
+// over MaxRecordBytes, was a stray quote: its lines are then given back one by one, so that one bad
+// row costs one row.
 type records struct {
-	br     *bufio.Reader
-	buf    []byte
-	quoted bool
+	br      *bufio.Reader
+	buf     []byte
+	held    []byte
+	pending []record
+	quoted  bool
 }
 
 func newRecords(r io.Reader) *records {
@@ -32,38 +37,66 @@ func newRecords(r io.Reader) *records {
 
 // record is one record; over says it broke a bound and rec is nil.
 type record struct {
-	rec   []byte
-	lines int
-	over  bool
+	rec  []byte
+	over bool
 }
 
 // next returns the next record, or io.EOF after the last.
 func (r *records) next() (record, error) {
+	if len(r.pending) > 0 {
+		rec := r.pending[0]
+		r.pending = r.pending[1:]
+		return rec, nil
+	}
 	r.buf = r.buf[:0]
-	var out record
+	var starts []int
 	open := false
 	for {
+		start := len(r.buf)
 		n, over, err := r.line()
-		if n == 0 && err != nil && out.lines == 0 {
+		switch {
+		case n == 0 && err != nil && len(starts) == 0:
 			return record{}, err
+		case n == 0 && err != nil:
+			// The input ends inside quotes: the quote was stray.
+			return r.split(starts, false), nil
+		case over:
+			return r.split(starts, true), nil
 		}
-		out.lines++
-		out.over = out.over || over
-		if !over {
-			open = open != (bytes.Count(r.buf[len(r.buf)-n:], quote)%2 == 1)
+		starts = append(starts, start)
+		open = open != (bytes.Count(r.buf[start:], quote)%2 == 1)
+		if !r.quoted || !open {
+			return record{rec: trimEOL(r.buf)}, nil
 		}
-		done := !r.quoted || !open || out.over || out.lines >= maxRecordLines || err != nil
-		if done {
-			if out.over || (r.quoted && open && err == nil) {
-				return record{lines: out.lines, over: true}, nil
-			}
-			out.rec = trimEOL(r.buf)
-			return out, nil
+		if err != nil {
+			return r.split(starts, false), nil
+		}
+		if len(starts) >= maxRecordLines {
+			return r.split(starts, false), nil
 		}
 	}
 }
 
 var quote = []byte{'"'}
+
+// split gives the lines read so far back as records of their own, then,
+// when the last line broke the size bound, that line as unreadable.
+func (r *records) split(starts []int, overLast bool) record {
+	r.held = append(r.held[:0], r.buf...)
+	var out []record
+	for i, s := range starts {
+		end := len(r.held)
+		if i+1 < len(starts) {
+			end = starts[i+1]
+		}
+		out = append(out, record{rec: trimEOL(r.held[s:end])})
+	}
+	if overLast {
+		out = append(out, record{over: true})
+	}
+	r.pending = out[1:]
+	return out[0]
+}
 
 // line appends one physical line to r.buf and returns its length. A line
 // that would take the record past MaxRecordBytes is read to its end but
@@ -79,13 +112,11 @@ func (r *records) line() (n int, over bool, err error) {
 		if !over {
 			r.buf = append(r.buf, chunk...)
 		}
+		n += len(chunk)
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if over {
-			return len(chunk), true, err
-		}
-		return len(r.buf) - start, false, err
+		return n, over, err
 	}
 }
 
