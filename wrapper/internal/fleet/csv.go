@@ -11,7 +11,7 @@ import (
 // header is a CSV export's first row.
 type header struct {
 	names []string
-	comma rune
+	split *splitter
 }
 
 // parseHeader reads the first record as a header: at least two fields,
@@ -21,13 +21,14 @@ func parseHeader(first record) (header, bool) {
 	if first.over {
 		return header{}, false
 	}
-	comma := delimiter(first.rec)
-	names, ok := splitRecord(first.rec, comma)
+	split := newSplitter(delimiter(first.rec))
+	names, ok := split.split(first.rec)
 	if !ok || len(names) < 2 {
 		return header{}, false
 	}
+	names = append([]string(nil), names...)
 	names[0] = strings.TrimPrefix(names[0], "\ufeff")
-	return header{names, comma}, true
+	return header{names, split}, true
 }
 
 func delimiter(line []byte) rune {
@@ -76,14 +77,14 @@ func normalName(s string) string {
 
 // resultColumn is the column that holds result lines in most sample
 // rows, 0 when none does.
-func resultColumn(sample []record, comma rune) int {
+func resultColumn(sample []record, split *splitter) int {
 	hits := map[int]int{}
 	best := 0
 	for _, rec := range sample {
 		if rec.over {
 			continue
 		}
-		fields, ok := splitRecord(rec.rec, comma)
+		fields, ok := split.split(rec.rec)
 		if !ok {
 			continue
 		}
@@ -99,19 +100,34 @@ func resultColumn(sample []record, comma rune) int {
 	return best
 }
 
-// splitRecord splits one record into fields, forgiving stray quotes. A
-// record that holds more than one CSV record (quotes this reader and
+// splitter splits one record at a time into fields, forgiving stray
+// quotes. One csv.Reader serves every record of an input: it is fed each
+// record alone, so the bounds of records hold for it too.
+type splitter struct {
+	src *bytes.Reader
+	cr  *csv.Reader
+}
+
+func newSplitter(comma rune) *splitter {
+	s := &splitter{src: bytes.NewReader(nil)}
+	s.cr = csv.NewReader(s.src)
+	s.cr.Comma = comma
+	s.cr.LazyQuotes = true
+	s.cr.FieldsPerRecord = -1
+	s.cr.ReuseRecord = true
+	return s
+}
+
+// split returns the fields of rec, valid until the next call. A record
+// that holds more than one CSV record (quotes this reader and
 // encoding/csv count differently) is refused.
-func splitRecord(rec []byte, comma rune) ([]string, bool) {
-	cr := csv.NewReader(bytes.NewReader(rec))
-	cr.Comma = comma
-	cr.LazyQuotes = true
-	cr.FieldsPerRecord = -1
-	fields, err := cr.Read()
+func (s *splitter) split(rec []byte) ([]string, bool) {
+	s.src.Reset(rec)
+	fields, err := s.cr.Read()
 	if err != nil {
 		return nil, false
 	}
-	if _, err := cr.Read(); !errors.Is(err, io.EOF) {
+	if _, err := s.cr.Read(); !errors.Is(err, io.EOF) {
 		return nil, false
 	}
 	return fields, true

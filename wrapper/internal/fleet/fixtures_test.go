@@ -11,7 +11,7 @@ import (
 // counts is a tally as a test states it: devices per code (OK for
 // success), and the rows that are not devices with a result.
 type counts struct {
-	codes                                      map[string]int
+	codes                                     map[string]int
 	unreadable, empty, otherCodes, otherLines int
 }
 

@@ -59,11 +59,11 @@ func (t *Tally) readCSV(rr *records, h header, in Input) error {
 		if err != nil {
 			return err
 		}
-		in.Column = resultColumn(sample, h.comma)
+		in.Column = resultColumn(sample, h.split)
 	}
 	t.Inputs = append(t.Inputs, in)
 	for _, rec := range sample {
-		t.csvRow(rec, h.comma, in.Column)
+		t.csvRow(rec, h.split, in.Column)
 	}
 	for {
 		rec, err := rr.next()
@@ -73,7 +73,7 @@ func (t *Tally) readCSV(rr *records, h header, in Input) error {
 		if err != nil {
 			return err
 		}
-		t.csvRow(rec, h.comma, in.Column)
+		t.csvRow(rec, h.split, in.Column)
 	}
 }
 
@@ -95,7 +95,7 @@ func readSample(rr *records) ([]record, error) {
 
 // csvRow counts one data row. Column 0 means any: the row is read as
 // text.
-func (t *Tally) csvRow(rec record, comma rune, column int) {
+func (t *Tally) csvRow(rec record, split *splitter, column int) {
 	if rec.over {
 		t.Unreadable++
 		return
@@ -108,7 +108,7 @@ func (t *Tally) csvRow(rec record, comma rune, column int) {
 		t.add(o, r)
 		return
 	}
-	fields, ok := splitRecord(rec.rec, comma)
+	fields, ok := split.split(rec.rec)
 	if !ok || len(fields) < column {
 		t.Unreadable++
 		return
