@@ -219,7 +219,8 @@ func TestIntuneGuideKeepsTheTokenOffCommandLines(t *testing.T) {
 			t.Errorf("an example install command carries the token:\n%s", block)
 		}
 	}
-	for _, want := range []string{"installCommandLine", "IntuneManagementExtension", "-x64.msi", "-arm64.msi", "-x86.msi", "Operating system architecture"} {
+	for _, want := range []string{"installCommandLine", "IntuneManagementExtension", "-x64.msi", "-arm64.msi", "-x86.msi", "Operating system architecture",
+		"install-msi ctrld-1.2.3-x64.msi HIDE_ARP=1", "ARPSYSTEMCOMPONENT", "SystemComponent=1"} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("intune.md does not mention %q", want)
 		}
