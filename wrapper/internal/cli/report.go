@@ -36,15 +36,17 @@ func runReport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		files = []string{stdinName}
 	}
 	t := fleet.NewTally()
-	for _, name := range files {
+	for i, name := range files {
+		// An input that cannot be read is named by its place, not its
+		// name: the name may be a token typed in the wrong place.
 		if err := readInput(t, name, stdin, *column); err != nil {
-			fmt.Fprintf(stderr, "ctrld-install report: %s: %v\n", name, err)
+			fmt.Fprintf(stderr, "ctrld-install report: input %d: %v\n", i+1, err)
 			return exitUsage
 		}
 	}
 	if *htmlFile != "" {
 		if err := writeHTML(t, *htmlFile); err != nil {
-			fmt.Fprintf(stderr, "ctrld-install report: writing %s: %v\n", *htmlFile, err)
+			fmt.Fprintf(stderr, "ctrld-install report: writing the page: %v\n", err)
 			return exitUsage
 		}
 	}

@@ -61,6 +61,17 @@ func (h header) find(want string) (int, string) {
 	return 0, ""
 }
 
+// knownName is the name this package knows for a column, or empty: a
+// header is input, so only names from exitColumns are ever shown.
+func (h header) knownName(col int) string {
+	for _, known := range exitColumns {
+		if h.index(known) == col {
+			return known
+		}
+	}
+	return ""
+}
+
 func (h header) index(want string) int {
 	for i, n := range h.names {
 		if normalName(n) == normalName(want) {

@@ -3,7 +3,6 @@ package fleet
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 )
 
@@ -40,9 +39,9 @@ func (t *Tally) Read(name string, r io.Reader, column string) error {
 	col, known := h.find(column)
 	switch {
 	case column != "" && col == 0:
-		return fmt.Errorf("%s: %w", name, ErrNoColumn)
+		return ErrNoColumn
 	case column != "":
-		in.Column, in.ColumnName = col, column
+		in.Column, in.ColumnName = col, h.knownName(col)
 	case known != "":
 		in.Column, in.ColumnName = col, known
 	}

@@ -34,7 +34,7 @@ type Input struct {
 	// Column is the 1-based column read in a CSV export, 0 for any.
 	Column int `json:"column,omitempty"`
 	// ColumnName is that column's header, given only when it is a name
-	// this package knows or the one asked for: a header is input too.
+	// this package knows: a header is input too.
 	ColumnName string `json:"column_name,omitempty"`
 }
 
