@@ -26,18 +26,27 @@ func tallyOf(t *testing.T, inputs map[string]string, column string) *Tally {
 	return tl
 }
 
-func readFixture(t *testing.T, name, column string) *Tally {
+// readFixtures reads fixtures from testdata/fleet into one tally.
+func readFixtures(t *testing.T, column string, names ...string) *Tally {
 	t.Helper()
-	f, err := os.Open(testenv.Fixture(t, "fleet/"+name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	tl := NewTally()
-	if err := tl.Read(name, f, column); err != nil {
-		t.Fatal(err)
+	for _, name := range names {
+		f, err := os.Open(testenv.Fixture(t, "fleet/"+name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = tl.Read(name, f, column)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 	return tl
+}
+
+func readFixture(t *testing.T, name, column string) *Tally {
+	t.Helper()
+	return readFixtures(t, column, name)
 }
 
 func check(t *testing.T, tl *Tally, want counts) {
@@ -101,17 +110,7 @@ func TestInstallLogAndLines(t *testing.T) {
 }
 
 func TestInputsAddUp(t *testing.T) {
-	tl := NewTally()
-	for _, name := range []string{"jamf-advanced-search.csv", "jamf-advanced-search.tsv", "last-lines.txt"} {
-		f, err := os.Open(testenv.Fixture(t, "fleet/"+name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tl.Read(name, f, ""); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-	}
+	tl := readFixtures(t, "", "jamf-advanced-search.csv", "jamf-advanced-search.tsv", "last-lines.txt")
 	if got := tl.Lines()[0]; got.Code != "OK" || got.Devices != 9 {
 		t.Errorf("first line %+v, want OK with 9 devices", got)
 	}

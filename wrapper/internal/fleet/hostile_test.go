@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
 )
@@ -163,7 +164,7 @@ func TestMemoryStaysBounded(t *testing.T) {
 			}
 			runtime.ReadMemStats(&m)
 			most = max(most, m.HeapInuse)
-			runtime.Gosched()
+			time.Sleep(time.Millisecond)
 		}
 	}()
 	if err := tl.Read("big.csv", input, ""); err != nil {

@@ -18,17 +18,7 @@ import (
 // fleetPage is a report over every fixture and the hostile export.
 func fleetPage(t *testing.T) (*Tally, []byte) {
 	t.Helper()
-	tl := NewTally()
-	for _, name := range []string{"jamf-advanced-search.csv", "intune-device-install-status.csv", "install.log", "last-lines.txt"} {
-		f, err := os.Open(testenv.Fixture(t, "fleet/"+name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := tl.Read(name, f, ""); err != nil {
-			t.Fatal(err)
-		}
-		f.Close()
-	}
+	tl := readFixtures(t, "", "jamf-advanced-search.csv", "intune-device-install-status.csv", "install.log", "last-lines.txt")
 	if err := tl.Read("hostile.csv", strings.NewReader(hostileExport()), ""); err != nil {
 		t.Fatal(err)
 	}
