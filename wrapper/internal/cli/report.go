@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/fleet"
@@ -84,22 +85,31 @@ func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
 	return usageError{describeFlagError(fs, err)}
 }
 
+// readInput reads one input; its error never holds the file's name.
 func readInput(t *fleet.Tally, name string, stdin io.Reader, column string) error {
 	if name == stdinName {
-		return t.Read("stdin", stdin, column)
+		return withoutPath(t.Read("stdin", stdin, column))
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return errors.Unwrap(err)
+		return withoutPath(err)
 	}
 	defer f.Close()
-	return t.Read(name, f, column)
+	return withoutPath(t.Read(name, f, column))
+}
+
+func withoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 func writeHTML(t *fleet.Tally, name string) error {
 	f, err := os.Create(name)
 	if err != nil {
-		return errors.Unwrap(err)
+		return withoutPath(err)
 	}
 	if err := t.WriteHTML(f); err != nil {
 		f.Close()
