@@ -12,6 +12,6 @@ import (
 )
 
 func main() {
-	sys := cli.System{OS: platform.Current(), OpenLog: report.OpenSystemLog, Env: os.Environ()}
+	sys := cli.System{OS: platform.Current(), OpenLog: report.OpenSystemLog, Env: os.Environ(), Stdin: os.Stdin}
 	os.Exit(cli.Run(sys, os.Args[1:], os.Stdout, os.Stderr))
 }

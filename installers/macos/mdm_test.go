@@ -11,6 +11,13 @@ import (
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
+// jamfSerialVariable is Jamf Pro's payload variable for the serial
+// number; sampleSerial is what it becomes on one Mac.
+const (
+	jamfSerialVariable = "$SERIALNUMBER"
+	sampleSerial       = "C02XK1AAJGH5"
+)
+
 // macOS turns a profile's custom-settings payload into the managed
 // preferences file for its PayloadType; the wrapper must read that file.
 func TestMobileconfigFeedsTheWrapper(t *testing.T) {
@@ -32,6 +39,12 @@ func TestMobileconfigFeedsTheWrapper(t *testing.T) {
 	if payload["PayloadType"] != "com.controld.ctrld" {
 		t.Fatalf("payload domain %v", payload["PayloadType"])
 	}
+	// The hostname is Jamf's serial-number variable; Jamf replaces it
+	// before the Mac sees the profile.
+	if payload["CustomHostname"] != jamfSerialVariable {
+		t.Fatalf("CustomHostname %v, want the Jamf variable %s", payload["CustomHostname"], jamfSerialVariable)
+	}
+	payload["CustomHostname"] = sampleSerial
 	for _, format := range []int{plist.XMLFormat, plist.BinaryFormat} {
 		managed, err := plist.Marshal(payload, format)
 		if err != nil {
@@ -42,7 +55,7 @@ func TestMobileconfigFeedsTheWrapper(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := settings.Settings{
-			settings.ProvisionToken: "REPLACE_WITH_PROVISIONING_TOKEN", settings.CustomHostname: "mac-example-01",
+			settings.ProvisionToken: "REPLACE_WITH_PROVISIONING_TOKEN", settings.CustomHostname: sampleSerial,
 			settings.InterceptMode: "standard", settings.UseDevEnvironment: "false",
 		}
 		for k, v := range want {

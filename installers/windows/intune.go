@@ -28,13 +28,24 @@ var intuneDefaults = []ReturnCode{
 }
 
 // ReturnCodes lists Intune's defaults, then every failure code of the code
-// table as failed, then 1603 (a failure before provisioning recorded one).
+// table (a transient one as retry, a terminal one as failed), then 1603 (a
+// failure before provisioning recorded one).
 func ReturnCodes() []ReturnCode {
 	out := append([]ReturnCode(nil), intuneDefaults...)
 	for _, c := range codes.Table {
-		out = append(out, ReturnCode{returnCodeType, c.Exit, "failed"})
+		out = append(out, ReturnCode{returnCodeType, c.Exit, ReturnCodeType(c.Class)})
 	}
 	return append(out, ReturnCode{returnCodeType, 1603, "failed"})
+}
+
+// ReturnCodeType is the Intune return-code type of a code's class: Intune
+// retries a transient failure within minutes, and leaves a terminal one
+// for its next evaluation.
+func ReturnCodeType(class codes.Class) string {
+	if class == codes.Transient {
+		return "retry"
+	}
+	return "failed"
 }
 
 // WriteReturnCodes writes them as indented JSON.

@@ -37,9 +37,15 @@ func TestReturnCodesJSON(t *testing.T) {
 			t.Errorf("%d: %q, want %q", code, byCode[code], kind)
 		}
 	}
+	want := map[codes.Class]string{codes.Transient: "retry", codes.Terminal: "failed"}
 	for _, c := range codes.Table {
-		if byCode[c.Exit] != "failed" {
-			t.Errorf("%s (%d) missing or not failed", c.Name, c.Exit)
+		if byCode[c.Exit] != want[c.Class] {
+			t.Errorf("%s (%d, %s): %q, want %q", c.Name, c.Exit, c.Class, byCode[c.Exit], want[c.Class])
+		}
+	}
+	for code, kind := range map[int]string{30: "retry", 67: "retry", 63: "retry", 33: "failed", 41: "failed"} {
+		if byCode[code] != kind {
+			t.Errorf("%d: %q, want %q", code, byCode[code], kind)
 		}
 	}
 	if len(got) != len(codes.Table)+6 {

@@ -166,6 +166,13 @@ func TestTables(t *testing.T) {
 		if u := row(seq, "UninstallService"); at("UninstallService") >= at("RemoveFiles") || at("UninstallService") <= at("InstallInitialize") || u[1] != `REMOVE="ALL" AND NOT UPGRADINGPRODUCTCODE` {
 			t.Errorf("UninstallService at %d (RemoveFiles %d), condition %q", at("UninstallService"), at("RemoveFiles"), u[1])
 		}
+		hide := row(table(t, msi, "CustomAction"), "HideARP")
+		if hide == nil || number(t, hide[1]) != 51 || hide[2] != "ARPSYSTEMCOMPONENT" || hide[3] != "1" {
+			t.Errorf("HideARP %q: want type 51 setting ARPSYSTEMCOMPONENT to 1", hide)
+		}
+		if h := row(seq, "HideARP"); h == nil || h[1] != `HIDE_ARP="1"` || at("HideARP") >= at("RegisterProduct") || at("HideARP") >= at("InstallInitialize") {
+			t.Errorf("HideARP %q: want it before the install script, conditioned on HIDE_ARP", h)
+		}
 		if at("RemoveExistingProducts") != at("InstallValidate")+1 {
 			t.Error("the old version must go right after InstallValidate")
 		}
@@ -178,10 +185,13 @@ func TestTables(t *testing.T) {
 			t.Error("the token property has a default value")
 		}
 		secure := strings.Split(row(props, "SecureCustomProperties")[1], ";")
-		for _, p := range append([]string{"WIX_UPGRADE_DETECTED", "WIX_DOWNGRADE_DETECTED"}, Properties...) {
+		for _, p := range append([]string{"WIX_UPGRADE_DETECTED", "WIX_DOWNGRADE_DETECTED", PropHideARP}, Properties...) {
 			if !contains(secure, p) {
 				t.Errorf("%s not secure: %s", p, secure)
 			}
+		}
+		if row(props, PropHideARP) != nil || row(props, "ARPSYSTEMCOMPONENT") != nil {
+			t.Error("the product is hidden from Add/Remove Programs by default")
 		}
 		if r := row(props, "UpgradeCode"); r == nil || r[1] != UpgradeCode {
 			t.Errorf("UpgradeCode %v", r)
@@ -343,6 +353,10 @@ func TestTablesMatchWixlGolden(t *testing.T) {
 		"File": {
 			"ctrld_install.exe\tWrapper\tctrld-install.exe\t15\t\t\t512\t2": "ctrld_install.exe\tWrapper\tCTRLD-~1.EXE|ctrld-install.exe\t15\t\t\t512\t2",
 		},
+		// HIDE_ARP is secure so that it reaches the install's server side.
+		"Property": {
+			"SecureCustomProperties\tWIX_DOWNGRADE_DETECTED;WIX_UPGRADE_DETECTED;PROVISION_TOKEN;CUSTOM_HOSTNAME;INTERCEPT_MODE;USE_DEV_ENVIRONMENT": "SecureCustomProperties\tWIX_DOWNGRADE_DETECTED;WIX_UPGRADE_DETECTED;PROVISION_TOKEN;CUSTOM_HOSTNAME;INTERCEPT_MODE;USE_DEV_ENVIRONMENT;HIDE_ARP",
+		},
 		"_SummaryInformation": {
 			// The package code now also hashes the tables, so that it changes
 			// with any byte of the package, not only with the binaries.
@@ -350,6 +364,11 @@ func TestTablesMatchWixlGolden(t *testing.T) {
 			// The creating application is this one.
 			"18\tmsitools 0.101": "18\tctrld-install",
 		},
+	}
+	// Rows wixl never wrote: HIDE_ARP's action and its place.
+	added := map[string][]string{
+		"CustomAction":           {"HideARP\t51\tARPSYSTEMCOMPONENT\t1\t"},
+		"InstallExecuteSequence": {"HideARP\tHIDE_ARP=\"1\"\t1001"},
 	}
 	golden, _ := filepath.Glob(filepath.Join("testdata", "wixl-golden", "*.idt"))
 	if len(golden) < 25 {
@@ -368,7 +387,7 @@ func TestTablesMatchWixlGolden(t *testing.T) {
 				t.Errorf("%s: the allowed difference %q is not in the golden file", name, from)
 			}
 		}
-		want = append(want[:3], sorted(want[3:])...)
+		want = append(want[:3], sorted(append(want[3:], added[name]...))...)
 		if got := idtLines(tool(t, "msiinfo", "export", msi, name)); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s:\n got %q\nwant %q", name, got, want)
 		}

@@ -23,6 +23,18 @@ const (
 // Properties lists them; the token is the hidden one.
 var Properties = []string{PropToken, PropHostname, PropIntercept, PropDev}
 
+// HIDE_ARP=1 keeps the product out of Add/Remove Programs: the HideARP
+// action then sets ARPSYSTEMCOMPONENT, which RegisterProduct writes as
+// SystemComponent=1 in the product's Uninstall key.
+const (
+	PropHideARP      = "HIDE_ARP"
+	hideARPAction    = "HideARP"
+	hideARPCondition = PropHideARP + `="1"`
+	// CASetProperty is custom action type 51: it sets the property named
+	// by Source to the formatted Target.
+	CASetProperty = 0x33
+)
+
 // Custom action type bits (CustomAction.Type).
 const (
 	CATypeExeFromFile = 0x12   // 18: an EXE that the package installs
@@ -125,7 +137,7 @@ type tableInputs struct {
 
 // packageTables are ctrld's tables: the rows as data, around the inputs.
 func packageTables(in tableInputs) ([]msidb.Table, error) {
-	secure := append([]string{propDowngradeDetected, propUpgradeDetected}, Properties...)
+	secure := append(append([]string{propDowngradeDetected, propUpgradeDetected}, Properties...), PropHideARP)
 	eventLog := `SYSTEM\CurrentControlSet\Services\EventLog\Application\ctrld-install\`
 	rows := map[string][]msidb.Row{
 		"Property": {
@@ -161,10 +173,12 @@ func packageTables(in tableInputs) ([]msidb.Table, error) {
 			// record under ProgramData. The MSI does not own that folder,
 			// so a rollback cannot take the record of why it rolled back.
 			{"UninstallService", UninstallType, keyWrapper, "uninstall", nil},
+			{hideARPAction, CASetProperty, "ARPSYSTEMCOMPONENT", "1", nil},
 		},
 		"InstallExecuteSequence": append(sequenceRows(installExecuteSequence),
 			msidb.Row{"UninstallService", `REMOVE="ALL" AND NOT UPGRADINGPRODUCTCODE`, 3490}, // before RemoveFiles
 			msidb.Row{"Provision", "NOT Installed AND NOT REMOVE", 4010},                     // after InstallFiles
+			msidb.Row{hideARPAction, hideARPCondition, 1001},                                 // before RegisterProduct
 		),
 		"InstallUISequence":    sequenceRows(installUISequence),
 		"AdminExecuteSequence": sequenceRows(adminExecuteSequence),

@@ -56,7 +56,15 @@ func TestAdviceAgreesWithCtrld(t *testing.T) {
 		}
 		a := AdviceByCode[name]
 		text := strings.ToLower(a.Scenario + " " + a.NextAction + " " + a.Evidence)
+		classes := 0
 		for _, p := range phrases {
+			if class, ok := strings.CutPrefix(p, classFact); ok {
+				classes++
+				if Class(class) != c.Class {
+					t.Errorf("%s: class %q, ctrld's mapping makes it %s", name, c.Class, class)
+				}
+				continue
+			}
 			if banned, ok := strings.CutPrefix(p, "!"); ok {
 				if strings.Contains(text, strings.ToLower(banned)) {
 					t.Errorf("%s: advice says %q, which ctrld's mapping contradicts", name, banned)
@@ -65,6 +73,33 @@ func TestAdviceAgreesWithCtrld(t *testing.T) {
 				t.Errorf("%s: advice lacks %q", name, p)
 			}
 		}
+		if classes != 1 {
+			t.Errorf("%s: the facts file gives %d classes, want one", name, classes)
+		}
+	}
+}
+
+// classFact starts the facts file's cell that gives a code's class.
+const classFact = "class="
+
+// TestEveryCodeHasAClass: every code is transient or terminal, and advice
+// that tells support to simply run the install again belongs to a
+// transient code only.
+func TestEveryCodeHasAClass(t *testing.T) {
+	retryAsIs := []string{"retry the install", "then retry", "retry when"}
+	for _, c := range Table {
+		if c.Class != Transient && c.Class != Terminal {
+			t.Errorf("%s: class %q", c.Name, c.Class)
+		}
+		next := strings.ToLower(AdviceByCode[c.Name].NextAction)
+		for _, p := range retryAsIs {
+			if strings.Contains(next, p) && c.Class != Transient {
+				t.Errorf("%s: the advice says %q, yet the code is %s", c.Name, p, c.Class)
+			}
+		}
+	}
+	if got := ClassOf(Code{Stage: StageBootstrap, Name: "SOME_NEWER_CODE", Exit: 37}); got != Terminal {
+		t.Errorf("an unknown code is %q, want terminal", got)
 	}
 }
 

@@ -18,6 +18,7 @@ type Code struct {
 	Name    string `json:"code"`
 	Exit    int    `json:"exit"`
 	Meaning string `json:"meaning"`
+	Class   Class  `json:"class"`
 }
 
 // Range is the inclusive span of exit codes a stage owns.
@@ -43,32 +44,32 @@ var StageRanges = []struct {
 
 // The codes, one named value each, so the compiler catches a typo.
 var (
-	ProvisionTokenMalformed           = Code{StageInput, "PROVISION_TOKEN_MALFORMED", 21, "the provisioning token has the wrong shape (whitespace, control characters, length)"}
-	CustomHostnameInvalid             = Code{StageInput, "CUSTOM_HOSTNAME_INVALID", 22, "the custom hostname is not an RFC 1123 name of 3 to 64 characters"}
-	InterceptModeInvalid              = Code{StageInput, "INTERCEPT_MODE_INVALID", 23, "the intercept mode is not one ctrld accepts"}
-	InvalidFlagCombination            = Code{StageInput, "INVALID_FLAG_COMBINATION", 24, "ctrld was given flags that cannot be used together"}
-	APIUnreachable                    = Code{StageBootstrap, "API_UNREACHABLE", 30, "the Control D API could not be reached"}
-	APIRejected                       = Code{StageBootstrap, "API_REJECTED", 31, "the Control D API refused the request"}
-	APIDeviceInvalid                  = Code{StageBootstrap, "API_DEVICE_INVALID", 32, "the API answered with a device ctrld cannot use"}
-	TokenInvalid                      = Code{StageBootstrap, "TOKEN_INVALID", 33, "the provisioning token is not known to Control D"}
-	TokenExpired                      = Code{StageBootstrap, "TOKEN_EXPIRED", 34, "the provisioning token has expired"}
-	TokenLimitReached                 = Code{StageBootstrap, "TOKEN_LIMIT_REACHED", 35, "the provisioning token has reached its device limit"}
-	TokenDisabled                     = Code{StageBootstrap, "TOKEN_DISABLED", 36, "the provisioning token is disabled"}
-	ListenerBindFailed                = Code{StageListener, "LISTENER_BIND_FAILED", 41, "ctrld could not bind a DNS listener (port 53 taken)"}
-	ListenerConfiguredAddrUnavailable = Code{StageListener, "LISTENER_CONFIGURED_ADDR_UNAVAILABLE", 42, "the configured listener address does not exist on this machine"}
-	ServiceInstallFailed              = Code{StageService, "SERVICE_INSTALL_FAILED", 51, "the OS service could not be installed"}
-	ServiceStartFailed                = Code{StageService, "SERVICE_START_FAILED", 52, "the OS service was installed but did not start"}
-	ServiceSelfcheckFailed            = Code{StageService, "SERVICE_SELFCHECK_FAILED", 53, "the service started but failed its self-check"}
-	Unclassified                      = Code{StageService, "UNCLASSIFIED", 59, "ctrld failed in the service stage with no finer code"}
-	ProfilePrefsMissing               = Code{StagePackage, "PROFILE_PREFS_MISSING", 61, "fresh install and no provisioning token from any source"}
-	CtrldNotFound                     = Code{StagePackage, "CTRLD_NOT_FOUND", 62, "the ctrld binary is missing or not executable"}
-	CtrldTimeout                      = Code{StagePackage, "CTRLD_TIMEOUT", 63, "ctrld start outlived the timeout; its process tree was killed"}
-	CtrldUnidentified                 = Code{StagePackage, "CTRLD_UNIDENTIFIED", 64, "ctrld failed and left no identifier, no trusted result file, no mapped exit code"}
-	SuccessGateFailed                 = Code{StagePackage, "SUCCESS_GATE_FAILED", 65, "ctrld exited 0 but the service is not installed and running"}
-	ServiceReloadFailed               = Code{StagePackage, "SERVICE_RELOAD_FAILED", 66, "the upgrade's reload of the existing service failed"}
-	InstallInProgress                 = Code{StagePackage, "INSTALL_IN_PROGRESS", 67, "another ctrld-install run holds the lock"}
-	WrapperInterrupted                = Code{StagePackage, "WRAPPER_INTERRUPTED", 68, "the installer cancelled the wrapper; ctrld was stopped"}
-	WrapperInternal                   = Code{StagePackage, "WRAPPER_INTERNAL", 69, "the wrapper hit an error it could not handle"}
+	ProvisionTokenMalformed           = Code{StageInput, "PROVISION_TOKEN_MALFORMED", 21, "the provisioning token has the wrong shape (whitespace, control characters, length)", Terminal}
+	CustomHostnameInvalid             = Code{StageInput, "CUSTOM_HOSTNAME_INVALID", 22, "the custom hostname is not an RFC 1123 name of 3 to 64 characters", Terminal}
+	InterceptModeInvalid              = Code{StageInput, "INTERCEPT_MODE_INVALID", 23, "the intercept mode is not one ctrld accepts", Terminal}
+	InvalidFlagCombination            = Code{StageInput, "INVALID_FLAG_COMBINATION", 24, "ctrld was given flags that cannot be used together", Terminal}
+	APIUnreachable                    = Code{StageBootstrap, "API_UNREACHABLE", 30, "the Control D API could not be reached", Transient}
+	APIRejected                       = Code{StageBootstrap, "API_REJECTED", 31, "the Control D API refused the request", Terminal}
+	APIDeviceInvalid                  = Code{StageBootstrap, "API_DEVICE_INVALID", 32, "the API answered with a device ctrld cannot use", Terminal}
+	TokenInvalid                      = Code{StageBootstrap, "TOKEN_INVALID", 33, "the provisioning token is not known to Control D", Terminal}
+	TokenExpired                      = Code{StageBootstrap, "TOKEN_EXPIRED", 34, "the provisioning token has expired", Terminal}
+	TokenLimitReached                 = Code{StageBootstrap, "TOKEN_LIMIT_REACHED", 35, "the provisioning token has reached its device limit", Terminal}
+	TokenDisabled                     = Code{StageBootstrap, "TOKEN_DISABLED", 36, "the provisioning token is disabled", Terminal}
+	ListenerBindFailed                = Code{StageListener, "LISTENER_BIND_FAILED", 41, "ctrld could not bind a DNS listener (port 53 taken)", Terminal}
+	ListenerConfiguredAddrUnavailable = Code{StageListener, "LISTENER_CONFIGURED_ADDR_UNAVAILABLE", 42, "the configured listener address does not exist on this machine", Terminal}
+	ServiceInstallFailed              = Code{StageService, "SERVICE_INSTALL_FAILED", 51, "the OS service could not be installed", Terminal}
+	ServiceStartFailed                = Code{StageService, "SERVICE_START_FAILED", 52, "the OS service was installed but did not start", Terminal}
+	ServiceSelfcheckFailed            = Code{StageService, "SERVICE_SELFCHECK_FAILED", 53, "the service started but failed its self-check", Terminal}
+	Unclassified                      = Code{StageService, "UNCLASSIFIED", 59, "ctrld failed in the service stage with no finer code", Terminal}
+	ProfilePrefsMissing               = Code{StagePackage, "PROFILE_PREFS_MISSING", 61, "fresh install and no provisioning token from any source", Transient}
+	CtrldNotFound                     = Code{StagePackage, "CTRLD_NOT_FOUND", 62, "the ctrld binary is missing or not executable", Terminal}
+	CtrldTimeout                      = Code{StagePackage, "CTRLD_TIMEOUT", 63, "ctrld start outlived the timeout; its process tree was killed", Transient}
+	CtrldUnidentified                 = Code{StagePackage, "CTRLD_UNIDENTIFIED", 64, "ctrld failed and left no identifier, no trusted result file, no mapped exit code", Terminal}
+	SuccessGateFailed                 = Code{StagePackage, "SUCCESS_GATE_FAILED", 65, "ctrld exited 0 but the service is not installed and running", Transient}
+	ServiceReloadFailed               = Code{StagePackage, "SERVICE_RELOAD_FAILED", 66, "the upgrade's reload of the existing service failed", Terminal}
+	InstallInProgress                 = Code{StagePackage, "INSTALL_IN_PROGRESS", 67, "another ctrld-install run holds the lock", Transient}
+	WrapperInterrupted                = Code{StagePackage, "WRAPPER_INTERRUPTED", 68, "the installer cancelled the wrapper; ctrld was stopped", Transient}
+	WrapperInternal                   = Code{StagePackage, "WRAPPER_INTERNAL", 69, "the wrapper hit an error it could not handle", Terminal}
 )
 
 // Table is the code table. It is append-only: codes and exits are never

@@ -50,11 +50,11 @@ func TestSupportDocMatchesTable(t *testing.T) {
 	}
 }
 
-const codeTableHeader = "| exit | stage | code | what happened | next safe action | evidence to ask for |\n|---|---|---|---|---|---|\n"
+const codeTableHeader = "| exit | stage | code | class | what happened | next safe action | evidence to ask for |\n|---|---|---|---|---|---|---|\n"
 
 func codeRow(c Code) []string {
 	a := AdviceByCode[c.Name]
-	return []string{strconv.Itoa(c.Exit), c.Stage, c.Name, a.Scenario, a.NextAction, a.Evidence}
+	return []string{strconv.Itoa(c.Exit), c.Stage, c.Name, string(c.Class), a.Scenario, a.NextAction, a.Evidence}
 }
 
 // replaceCodeTable swaps the table under "## Codes" for one built from
@@ -131,8 +131,9 @@ func TestSupportDocReadingTheResultFile(t *testing.T) {
 }
 
 // TestIntuneReturnCodesMatchTable holds the return-code table in
-// docs/intune.md to the code table: every failure code, in order, and the
-// Windows Installer defaults.
+// docs/intune.md to the code table: every failure code, in order, Retry
+// when it is transient and Failed when terminal, and the Windows
+// Installer defaults.
 func TestIntuneReturnCodesMatchTable(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "intune.md"))
 	if err != nil {
@@ -140,7 +141,7 @@ func TestIntuneReturnCodesMatchTable(t *testing.T) {
 	}
 	_, section, _ := strings.Cut(string(data), "### Return codes to enter")
 	section, _, _ = strings.Cut(section, "\n## ")
-	var failed []string
+	var fromTable []string
 	defaults := map[string]string{}
 	for _, line := range strings.Split(section, "\n") {
 		cells := strings.Split(strings.Trim(line, "| "), "|")
@@ -148,20 +149,21 @@ func TestIntuneReturnCodesMatchTable(t *testing.T) {
 			continue
 		}
 		code, kind, meaning := strings.TrimSpace(cells[0]), strings.TrimSpace(cells[1]), strings.TrimSpace(cells[2])
-		if kind == "Failed" && code != "1603" {
-			failed = append(failed, code+" "+meaning)
+		if strings.Contains(meaning, ": ") {
+			fromTable = append(fromTable, code+" "+kind+" "+meaning)
 		} else {
 			defaults[code] = kind
 		}
 	}
+	kinds := map[Class]string{Transient: "Retry", Terminal: "Failed"}
 	var want []string
 	for _, c := range Table {
-		want = append(want, strconv.Itoa(c.Exit)+" "+c.Stage+": "+c.Name)
+		want = append(want, strconv.Itoa(c.Exit)+" "+kinds[c.Class]+" "+c.Stage+": "+c.Name)
 	}
-	if strings.Join(failed, "\n") != strings.Join(want, "\n") {
-		t.Errorf("intune.md failure codes differ from the table:\n%s\nwant:\n%s", strings.Join(failed, "\n"), strings.Join(want, "\n"))
+	if strings.Join(fromTable, "\n") != strings.Join(want, "\n") {
+		t.Errorf("intune.md codes differ from the table:\n%s\nwant:\n%s", strings.Join(fromTable, "\n"), strings.Join(want, "\n"))
 	}
-	for code, kind := range map[string]string{"0": "Success", "1707": "Success", "3010": "Soft reboot", "1641": "Hard reboot", "1618": "Retry"} {
+	for code, kind := range map[string]string{"0": "Success", "1707": "Success", "3010": "Soft reboot", "1641": "Hard reboot", "1618": "Retry", "1603": "Failed"} {
 		if defaults[code] != kind {
 			t.Errorf("default %s should be %s, is %q", code, kind, defaults[code])
 		}
@@ -217,7 +219,8 @@ func TestIntuneGuideKeepsTheTokenOffCommandLines(t *testing.T) {
 			t.Errorf("an example install command carries the token:\n%s", block)
 		}
 	}
-	for _, want := range []string{"installCommandLine", "IntuneManagementExtension", "-x64.msi", "-arm64.msi", "-x86.msi", "Operating system architecture"} {
+	for _, want := range []string{"installCommandLine", "IntuneManagementExtension", "-x64.msi", "-arm64.msi", "-x86.msi", "Operating system architecture",
+		"install-msi ctrld-1.2.3-x64.msi HIDE_ARP=1", "ARPSYSTEMCOMPONENT", "SystemComponent=1"} {
 		if !strings.Contains(doc, want) {
 			t.Errorf("intune.md does not mention %q", want)
 		}

@@ -40,6 +40,10 @@ commands:
            Windows (Intune Win32 apps, RMM): run msiexec on the MSI and exit with
            the stage code (21-69), or msiexec's 0, 3010, 1641, 1618; else 1603
   codes    print the provisioning code table (--json for JSON)
+  report [FILE...]
+           count devices per code in fleet exports (Jamf extension-attribute
+           CSV, Intune install-status CSV, install logs, lines; stdin with no
+           FILE or "-"): text, --json, --html FILE; --column NAME
   version  print the version
 
 run "ctrld-install start -h" for start's flags.
@@ -54,6 +58,8 @@ type System struct {
 	OpenLog func() report.SystemLog
 	// Env is the wrapper's environment, as os.Environ returns it.
 	Env []string
+	// Stdin is the input `report` reads when given no file or "-".
+	Stdin io.Reader
 }
 
 // Run runs the command line and returns the process exit code. On start,
@@ -79,6 +85,8 @@ func Run(sys System, args []string, stdout, stderr io.Writer) int {
 		return runInstallMSI(sys, args[1:], stdout, stderr)
 	case "codes":
 		return runCodes(args[1:], stdout, stderr)
+	case "report":
+		return runReport(args[1:], sys.Stdin, stdout, stderr)
 	case "version", "--version":
 		fmt.Fprintln(stdout, "ctrld-install", Version)
 		return exitOK

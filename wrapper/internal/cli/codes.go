@@ -28,9 +28,9 @@ func runCodes(args []string, stdout, stderr io.Writer) int {
 	// few page faults.
 	bw := bufio.NewWriterSize(stdout, 4096)
 	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "EXIT\tSTAGE\tCODE\tMEANING")
+	fmt.Fprintln(tw, "EXIT\tSTAGE\tCODE\tCLASS\tMEANING")
 	for _, c := range codes.Table {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", c.Exit, c.Stage, c.Name, c.Meaning)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", c.Exit, c.Stage, c.Name, c.Class, c.Meaning)
 	}
 	tw.Flush()
 	bw.Flush()

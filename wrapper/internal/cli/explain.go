@@ -81,8 +81,15 @@ func explainOutcome(b *strings.Builder, o codes.Outcome) {
 		b.WriteString("\nThis code comes from a newer ctrld; it is explained by its stage. Ask for the ctrld version.\n")
 	}
 	section(b, "What happened:", a.Scenario)
+	section(b, "Class:", classText[codes.ClassOf(o.Code)])
 	section(b, "Next safe action:", a.NextAction)
 	section(b, "Evidence to ask for:", a.Evidence)
+}
+
+// classText says what a code's class means for the next attempt.
+var classText = map[codes.Class]string{
+	codes.Transient: "transient: the same install, run again later with nothing changed, can succeed (Intune retries it).",
+	codes.Terminal:  "terminal: it fails the same way until something is fixed (Intune marks it failed).",
 }
 
 func explainEvidence(b *strings.Builder, r evidence.Record, err error) {

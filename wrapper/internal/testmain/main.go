@@ -41,7 +41,7 @@ const (
 )
 
 func main() {
-	sys := cli.System{OS: platform.Current(), OpenLog: report.OpenSystemLog, Env: os.Environ()}
+	sys := cli.System{OS: platform.Current(), OpenLog: report.OpenSystemLog, Env: os.Environ(), Stdin: os.Stdin}
 	if os.Getenv(osEnv) == "darwin" {
 		sys.OS = platform.NewDarwin(platform.ExecRunner)
 	}

@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/fleet"
+)
+
+// stdinName is the file argument that means standard input.
+const stdinName = "-"
+
+// runReport reads fleet exports and prints the devices per code: text,
+// --json, and with --html FILE a self-contained page. Its output is built
+// from the code table alone, so no input row, and no token in one, can
+// reach it.
+func runReport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	htmlFile := fs.String("html", "", "also write the report as one self-contained HTML page to `FILE`")
+	column := fs.String("column", "", "read the CSV column with this header `NAME` (default: the column holding result lines, or Intune's ErrorCode)")
+	files, err := parseWithFiles(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		return exitOK
+	}
+	if err != nil {
+		printUsageError(stderr, "report", err)
+		return exitUsage
+	}
+	if len(files) == 0 {
+		files = []string{stdinName}
+	}
+	t := fleet.NewTally()
+	for i, name := range files {
+		// An input that cannot be read is named by its place, not its
+		// name: the name may be a token typed in the wrong place.
+		if err := readInput(t, name, stdin, *column); err != nil {
+			fmt.Fprintf(stderr, "ctrld-install report: input %d: %v\n", i+1, err)
+			return exitUsage
+		}
+	}
+	if *htmlFile != "" {
+		if err := writeHTML(t, *htmlFile); err != nil {
+			fmt.Fprintf(stderr, "ctrld-install report: writing the page: %v\n", err)
+			return exitUsage
+		}
+	}
+	if *asJSON {
+		t.WriteJSON(stdout)
+		return exitOK
+	}
+	t.WriteText(stdout)
+	return exitOK
+}
+
+// parseWithFiles parses flags placed before, between or after the file
+// arguments.
+func parseWithFiles(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := parseFlagsOnly(fs, args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return files, nil
+		}
+		files = append(files, args[0])
+		args = args[1:]
+	}
+}
+
+func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return usageError{describeFlagError(fs, err)}
+}
+
+// readInput reads one input; its error never holds the file's name.
+func readInput(t *fleet.Tally, name string, stdin io.Reader, column string) error {
+	if name == stdinName {
+		return withoutPath(t.Read("stdin", stdin, column))
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return withoutPath(err)
+	}
+	defer f.Close()
+	return withoutPath(t.Read(name, f, column))
+}
+
+func withoutPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func writeHTML(t *fleet.Tally, name string) error {
+	f, err := os.Create(name)
+	if err != nil {
+		return withoutPath(err)
+	}
+	if err := t.WriteHTML(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
