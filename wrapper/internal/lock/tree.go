@@ -35,17 +35,22 @@ func ClearTree(home string) { os.Remove(filepath.Join(home, TreeFileName)) }
 // the marker still lives. It is called while holding the lock; a marker
 // whose group is gone is removed.
 func TreeAlive(home string) bool {
-	path := filepath.Join(home, TreeFileName)
-	f, err := os.OpenFile(path, os.O_RDONLY|noFollow, 0)
+	if TreeRunning(home) {
+		return true
+	}
+	os.Remove(filepath.Join(home, TreeFileName))
+	return false
+}
+
+// TreeRunning is TreeAlive for a check that must change nothing: a stale
+// marker stays.
+func TreeRunning(home string) bool {
+	f, err := os.OpenFile(filepath.Join(home, TreeFileName), os.O_RDONLY|noFollow, 0)
 	if err != nil {
 		return false
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxTreeFile))
 	f.Close()
 	id, perr := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err == nil && perr == nil && id > 1 && groupAlive(id) {
-		return true
-	}
-	os.Remove(path)
-	return false
+	return err == nil && perr == nil && id > 1 && groupAlive(id)
 }
