@@ -221,7 +221,7 @@ func (p *Provisioner) fresh(ctx context.Context, svc platform.Service) codes.Out
 // token itself is never echoed.
 func (p *Provisioner) checkInputs(s settings.Settings) (codes.Outcome, bool) {
 	for _, check := range InputChecks {
-		if c, why, bad := check(s, p.seen); bad {
+		if c, why, bad := check.Judge(s, p.seen); bad {
 			p.warn(why)
 			return codes.Failure(c), true
 		}
@@ -229,14 +229,20 @@ func (p *Provisioner) checkInputs(s settings.Settings) (codes.Outcome, bool) {
 	return codes.Outcome{}, false
 }
 
-// InputCheck judges one setting as ctrld would. When the setting is bad
-// it returns ctrld's input code and why, in words that never quote the
-// token: seen holds every token value met, for redaction.
-type InputCheck func(s settings.Settings, seen []string) (c codes.Code, why string, bad bool)
+// InputCheck judges one setting as ctrld would. When the setting is bad,
+// Judge returns ctrld's input code and why, in words that never quote
+// the token: seen holds every token value met, for redaction.
+type InputCheck struct {
+	Key   settings.Key
+	Judge func(s settings.Settings, seen []string) (c codes.Code, why string, bad bool)
+}
 
-// InputChecks are start's checks of the settings, in start's order: the
-// token, CustomHostname, InterceptMode.
-var InputChecks = []InputCheck{checkToken, checkHostname, checkInterceptMode}
+// InputChecks are start's checks of the settings, in start's order.
+var InputChecks = []InputCheck{
+	{settings.ProvisionToken, checkToken},
+	{settings.CustomHostname, checkHostname},
+	{settings.InterceptMode, checkInterceptMode},
+}
 
 func checkToken(s settings.Settings, _ []string) (codes.Code, string, bool) {
 	token, _ := s.Get(settings.ProvisionToken)
