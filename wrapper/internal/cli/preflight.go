@@ -29,13 +29,13 @@ const (
 const preflightInterrupted = "preflight: interrupted (exit 68)"
 
 type preflightFlags struct {
-	in       provision.Input
-	verbose  bool
-	asJSON   bool
-	listen   listFlag
-	apiURL   string
-	apiIP    string
-	timeout  time.Duration
+	in      provision.Input
+	verbose bool
+	asJSON  bool
+	listen  listFlag
+	apiURL  string
+	apiIP   string
+	timeout time.Duration
 }
 
 // newPreflightFlagSet takes start's flags, so preflight looks where

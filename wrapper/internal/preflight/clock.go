@@ -3,8 +3,8 @@ package preflight
 import (
 	"bufio"
 	"context"
-	"errors"
 	"crypto/tls"
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
