@@ -1,0 +1,177 @@
+//go:build unix
+
+package main
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"fmt"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
+)
+
+// preflightGrammar is the one line preflight prints.
+var preflightGrammar = regexp.MustCompile(`^preflight: (ready \(exit 0\)|would fail: stage=(input|bootstrap|listener|service|package) code=[A-Z_]+ \(exit [1-9][0-9]?\)|interrupted \(exit 68\))$`)
+
+// preflightDefaults keep a scenario's preflight inside its work dir and
+// off port 53; the API is the scenario's fake when it started one.
+var preflightDefaults = [][2]string{
+	{"--listen", "127.0.0.1:0"},
+	{"--api-url", "$API_URL"},
+	{"--api-ip", ""},
+}
+
+// preflight EXIT [flags...] runs `ctrld-install preflight` with start's
+// usual flags and preflightDefaults (each unless the flags give it) and
+// checks: the exit code, nothing on stderr, no canary in the output,
+// and, without -v or --json, exactly one line of the grammar naming that
+// exit code.
+func cmdPreflight(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 {
+		ts.Fatalf("usage: preflight EXIT [flags...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("bad exit code %q", args[0])
+	}
+	flags := withStartDefaults(ts, args[1:])
+	for _, d := range preflightDefaults {
+		if !hasFlag(flags, d[0]) {
+			flags = append([]string{d[0] + "=" + os.Expand(d[1], ts.Getenv)}, flags...)
+		}
+	}
+	got, err := testenv.ExitCode(ts.Exec("ctrld-install", append([]string{"preflight"}, flags...)...))
+	if err != nil {
+		ts.Fatalf("running ctrld-install: %v", err)
+	}
+	stdout, stderr := ts.ReadFile("stdout"), ts.ReadFile("stderr")
+	if strings.Contains(stdout+stderr, testenv.Canary) {
+		ts.Fatalf("canary token in output")
+	}
+	if got != want {
+		ts.Fatalf("exit code %d, want %d\n%s", got, want, stdout)
+	}
+	if stderr != "" {
+		ts.Fatalf("stderr not empty: %q", stderr)
+	}
+	if hasFlag(flags, "-v") || hasFlag(flags, "--json") {
+		return
+	}
+	if !strings.HasSuffix(stdout, "\n") || strings.Count(stdout, "\n") != 1 || !preflightGrammar.MatchString(strings.TrimSuffix(stdout, "\n")) {
+		ts.Fatalf("stdout is not exactly one line of the grammar: %q", stdout)
+	}
+	if !strings.HasSuffix(stdout, fmt.Sprintf("(exit %d)\n", want)) {
+		ts.Fatalf("line %q does not carry exit %d", stdout, want)
+	}
+}
+
+func hasFlag(args []string, name string) bool {
+	for _, a := range args {
+		if a == name || strings.HasPrefix(a, name+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+// holdport binds UDP and TCP on one free loopback port and holds both
+// until the script ends; $HELD is the address, $HOLDER_PID this process.
+func cmdHoldPort(ts *testscript.TestScript, neg bool, args []string) {
+	tcp, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	udp, err := net.ListenPacket("udp", tcp.Addr().String())
+	ts.Check(err)
+	ts.Defer(func() { tcp.Close(); udp.Close() })
+	ts.Setenv("HELD", tcp.Addr().String())
+	ts.Setenv("HOLDER_PID", strconv.Itoa(os.Getpid()))
+}
+
+// fakeapi [untrusted] serves HTTPS on a free loopback port with a
+// throwaway CA for localhost and sets $API_URL to it. The CA goes into
+// $WORK/trust.pem, which SSL_CERT_FILE names, unless untrusted: then
+// the trust store holds another CA, as when a TLS-intercepting proxy
+// answers. Every request is noted, method and path, in $WORK/api-calls.
+func cmdFakeAPI(ts *testscript.TestScript, neg bool, args []string) {
+	cert, caPEM, err := localhostCert()
+	ts.Check(err)
+	if len(args) > 0 && args[0] == "untrusted" {
+		_, caPEM, err = localhostCert()
+		ts.Check(err)
+	}
+	trust := ts.MkAbs("trust.pem")
+	ts.Check(os.WriteFile(trust, caPEM, 0o644))
+	ts.Setenv("SSL_CERT_FILE", trust)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	var mu sync.Mutex
+	calls := ts.MkAbs("api-calls")
+	srv := &http.Server{
+		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			mu.Lock()
+			defer mu.Unlock()
+			f, err := os.OpenFile(calls, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+			if err == nil {
+				fmt.Fprintln(f, r.Method, r.URL.Path)
+				f.Close()
+			}
+		}),
+		TLSConfig:         &tls.Config{Certificates: []tls.Certificate{cert}},
+		ReadHeaderTimeout: 5 * time.Second,
+	}
+	go srv.ServeTLS(ln, "", "")
+	ts.Defer(func() { srv.Close() })
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	ts.Setenv("API_URL", "https://localhost:"+port)
+}
+
+// localhostCert makes a CA and a server certificate for localhost and
+// 127.0.0.1, valid from an hour ago for a day.
+func localhostCert() (tls.Certificate, []byte, error) {
+	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, nil, err
+	}
+	now := time.Now()
+	ca := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "preflight test CA"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
+	}
+	caDER, err := x509.CreateCertificate(rand.Reader, ca, ca, &caKey.PublicKey, caKey)
+	if err != nil {
+		return tls.Certificate{}, nil, err
+	}
+	ca, _ = x509.ParseCertificate(caDER)
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, nil, err
+	}
+	leaf := &x509.Certificate{
+		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "localhost"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
+		DNSNames: []string{"localhost"}, IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	leafDER, err := x509.CreateCertificate(rand.Reader, leaf, ca, &key.PublicKey, caKey)
+	if err != nil {
+		return tls.Certificate{}, nil, err
+	}
+	caPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER})
+	return tls.Certificate{Certificate: [][]byte{leafDER}, PrivateKey: key}, caPEM, nil
+}
