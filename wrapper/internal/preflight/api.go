@@ -185,7 +185,8 @@ func stepDeadline(ctx context.Context, step time.Duration) time.Time {
 // refused", "network is unreachable", "i/o timeout") without the
 // addresses Go puts before it.
 func netReason(err error) string {
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+	var ne net.Error
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) || errors.As(err, &ne) && ne.Timeout() {
 		return "timed out"
 	}
 	msg := err.Error()

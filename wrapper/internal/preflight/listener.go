@@ -15,14 +15,28 @@ const (
 	TCP = "tcp"
 )
 
-// listenerChecks bind each address ctrld's listener would use, UDP and
-// TCP, and close it at once. When one cannot be bound they name who
-// holds the port, where the OS tells.
+// listenerChecks bind each address ctrld's listener would try, in
+// ctrld's order, UDP and TCP, and close it at once. When one cannot be
+// bound they name who holds the port, where the OS tells. ctrld falls
+// back from one address to the next, so start fails only when no
+// address takes both; until then a failed address is a warning.
 func listenerChecks(ctx context.Context, addrs []string, holders HolderFinder) []Check {
 	var checks []Check
+	fallback := ""
 	for _, addr := range addrs {
-		for _, proto := range []string{UDP, TCP} {
-			checks = append(checks, bindCheck(ctx, proto, addr, holders))
+		udp, tcp := bindCheck(ctx, UDP, addr, holders), bindCheck(ctx, TCP, addr, holders)
+		if udp.OK && tcp.OK && fallback == "" {
+			fallback = addr
+		}
+		checks = append(checks, udp, tcp)
+	}
+	if fallback == "" {
+		return checks
+	}
+	for i := range checks {
+		if !checks[i].OK {
+			checks[i].Code = codes.Code{}
+			checks[i].Detail += "; ctrld falls back to " + fallback
 		}
 	}
 	return checks
@@ -34,7 +48,7 @@ func bindCheck(ctx context.Context, proto, addr string, holders HolderFinder) Ch
 	if err == nil {
 		return pass(name, "bindable")
 	}
-	detail := proto + " " + addr + ": " + bindError(err)
+	detail := bindError(err)
 	if who := heldBy(ctx, holders, proto, addr); who != "" {
 		detail += "; held by " + who
 	}

@@ -100,8 +100,12 @@ func (p ProcHolders) holds(pid int, inodes map[string]bool) bool {
 	return false
 }
 
-// comm is the process's name as the kernel keeps it (at most 15 bytes).
+// comm is the process's name: its executable's base name, or else the
+// name the kernel keeps (at most 15 bytes).
 func (p ProcHolders) comm(pid int) string {
+	if exe, err := os.Readlink(filepath.Join(p.Root, strconv.Itoa(pid), "exe")); err == nil {
+		return printable(filepath.Base(strings.TrimSuffix(exe, " (deleted)")))
+	}
 	data, err := os.ReadFile(filepath.Join(p.Root, strconv.Itoa(pid), "comm"))
 	if err != nil {
 		return ""
