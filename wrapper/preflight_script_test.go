@@ -102,12 +102,18 @@ func cmdHoldPort(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Setenv("HOLDER_PID", strconv.Itoa(os.Getpid()))
 }
 
-// fakeapi [untrusted] serves HTTPS on a free loopback port with a
+// fakeapi [untrusted|silent] serves HTTPS on a free loopback port with a
 // throwaway CA for localhost and sets $API_URL to it. The CA goes into
 // $WORK/trust.pem, which SSL_CERT_FILE names, unless untrusted: then
 // the trust store holds another CA, as when a TLS-intercepting proxy
 // answers. Every request is noted, method and path, in $WORK/api-calls.
+// silent accepts connections and never speaks; $WORK/api-accepted
+// appears at the first.
 func cmdFakeAPI(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) > 0 && args[0] == "silent" {
+		silentAPI(ts)
+		return
+	}
 	cert, caPEM, err := localhostCert()
 	ts.Check(err)
 	if len(args) > 0 && args[0] == "untrusted" {
@@ -138,6 +144,30 @@ func cmdFakeAPI(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Defer(func() { srv.Close() })
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
 	ts.Setenv("API_URL", "https://localhost:"+port)
+}
+
+func silentAPI(ts *testscript.TestScript) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	accepted := ts.MkAbs("api-accepted")
+	go func() {
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+			os.WriteFile(accepted, nil, 0o644)
+		}
+	}()
+	ts.Defer(func() { ln.Close() })
+	ts.Setenv("API_URL", "https://"+ln.Addr().String())
 }
 
 // localhostCert makes a CA and a server certificate for localhost and
