@@ -4,6 +4,7 @@ package realctrld_test
 
 import (
 	"encoding/json"
+	"io"
 	"net"
 	"os"
 	"strconv"
@@ -73,28 +74,32 @@ func apiKinds(api *realctrld.FakeAPI) string {
 // Another process holds port 53 on every address, UDP and TCP: this
 // scenario's own process.
 func preflightPortHeld(b *realctrld.Box) {
-	installBinaries(b)
-	b.StartAPI(testenv.Canary, realctrld.Accept)
-	defer holdPort53(b, "0.0.0.0")()
-	runPreflight(b, tokenEnv)
-	b.Run("wrapper start", slow, tokenEnv, wrapperBin, "start")
+	portHeldThenStart(b, "0.0.0.0")
 	b.RunSecret("ctrld start", slow, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
 }
 
 // Another process holds port 53 on one loopback address only, as
 // systemd-resolved does on 127.0.0.53: every address cannot be bound,
 // loopback can, and ctrld falls back to it.
-func preflightPortPartlyHeld(b *realctrld.Box) {
+func preflightPortPartlyHeld(b *realctrld.Box) { portHeldThenStart(b, "127.0.0.53") }
+
+// portHeldThenStart holds port 53 on ip, with the fake API up, and runs
+// preflight, then start.
+func portHeldThenStart(b *realctrld.Box, ip string) {
 	installBinaries(b)
 	b.StartAPI(testenv.Canary, realctrld.Accept)
-	defer holdPort53(b, "127.0.0.53")()
+	holdPort53(b, ip)
 	runPreflight(b, tokenEnv)
 	b.Run("wrapper start", slow, tokenEnv, wrapperBin, "start")
 }
 
-// holdPort53 binds UDP and TCP port 53 on ip in this process, notes its
-// pid in holderFile and returns what lets go.
-func holdPort53(b *realctrld.Box, ip string) func() {
+// heldPorts keeps the sockets holding port 53 open until the scenario's
+// process ends.
+var heldPorts []io.Closer
+
+// holdPort53 binds UDP and TCP port 53 on ip in this process and notes
+// its pid in holderFile.
+func holdPort53(b *realctrld.Box, ip string) {
 	addr := net.JoinHostPort(ip, "53")
 	udp, err := net.ListenPacket("udp", addr)
 	if err != nil {
@@ -104,9 +109,9 @@ func holdPort53(b *realctrld.Box, ip string) func() {
 	if err != nil {
 		b.Fail("hold tcp %s: %v", addr, err)
 	}
+	heldPorts = append(heldPorts, udp, tcp)
 	b.Write(holderFile, 0o600, strconv.Itoa(os.Getpid()))
 	b.Snapshot("holder", holderFile)
-	return func() { udp.Close(); tcp.Close() }
 }
 
 // holderFile holds the pid of the process holding port 53.
@@ -238,23 +243,31 @@ func warningCheck(p preflightJSON, prefix string) (detail string, ok bool) {
 }
 
 func TestPreflightNoNetworkThenStart(t *testing.T) {
-	got, st, r := judgePreflight(t, "preflight-no-network", 3*time.Minute)
-	detail, ok := failingCheck(got, "api-tcp")
-	if got.Code != "API_UNREACHABLE" || !ok || !strings.Contains(detail, "network is unreachable") {
-		t.Errorf("preflight predicted %s: %q", got.Code, detail)
-	}
-	wantOneLine(t, st, lineUnidentified, 64)
-	wantBootstrapFailure(t, r)
+	wantAPIUnreachableAgreed(t, "preflight-no-network", 3*time.Minute, "network is unreachable")
 }
 
 func TestPreflightNowhereThenStart(t *testing.T) {
-	got, st, r := judgePreflight(t, "preflight-nowhere", 6*time.Minute)
+	wantAPIUnreachableAgreed(t, "preflight-nowhere", 6*time.Minute, "timed out")
+}
+
+// wantAPIUnreachableAgreed checks a scenario where the API cannot be
+// reached: preflight predicts API_UNREACHABLE for the reason given, and
+// the real ctrld, run by start and by itself, fails where that code
+// says: fetching its resolver from the API.
+func wantAPIUnreachableAgreed(t *testing.T, name string, limit time.Duration, reason string) {
+	t.Helper()
+	got, st, r := judgePreflight(t, name, limit)
 	detail, ok := failingCheck(got, "api-tcp")
-	if got.Code != "API_UNREACHABLE" || !ok || !strings.Contains(detail, "timed out") {
+	if got.Code != "API_UNREACHABLE" || !ok || !strings.Contains(detail, reason) {
 		t.Errorf("preflight predicted %s: %q", got.Code, detail)
 	}
 	wantOneLine(t, st, lineUnidentified, 64)
-	wantBootstrapFailure(t, r)
+	ctrld := step(t, r, "ctrld start")
+	out := realctrld.Redact(ctrld.Stdout)
+	if ctrld.Exit == 0 || !strings.Contains(out, "failed to fetch resolver uid with provision token") {
+		t.Errorf("ctrld start: exit %d\n%s", ctrld.Exit, out)
+	}
+	t.Logf("ctrld itself: exit %d after %.1fs\n%s", ctrld.Exit, ctrld.Duration.Seconds(), lastLines(out, 2))
 }
 
 func TestPreflightMalformedTokenThenStart(t *testing.T) {
@@ -268,18 +281,6 @@ func TestPreflightMalformedTokenThenStart(t *testing.T) {
 	} else {
 		t.Logf("ctrld itself, given the malformed token: exit %d\n%s", ctrld.Exit, lastLines(realctrld.Redact(ctrld.Stdout), 3))
 	}
-}
-
-// wantBootstrapFailure checks that the real ctrld, run by itself, failed
-// where API_UNREACHABLE says: fetching its resolver from the API.
-func wantBootstrapFailure(t *testing.T, r *realctrld.Report) {
-	t.Helper()
-	ctrld := step(t, r, "ctrld start")
-	out := realctrld.Redact(ctrld.Stdout)
-	if ctrld.Exit == 0 || !strings.Contains(out, "failed to fetch resolver uid with provision token") {
-		t.Errorf("ctrld start: exit %d\n%s", ctrld.Exit, out)
-	}
-	t.Logf("ctrld itself: exit %d after %.1fs\n%s", ctrld.Exit, ctrld.Duration.Seconds(), lastLines(out, 2))
 }
 
 func lastLines(s string, n int) string {

@@ -10,25 +10,16 @@ import (
 
 func TestSharedProbe(t *testing.T) {
 	home := t.TempDir()
+	// The lock file must be there before it is opened for the probe.
 	l, err := Acquire(home)
 	if err != nil {
 		t.Fatal(err)
 	}
+	l.Release()
 	f, err := os.Open(filepath.Join(home, FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if held, err := probeShared(f); !held || err != nil {
-		t.Fatalf("while held: held %v, %v", held, err)
-	}
-	l.Release()
-	if held, err := probeShared(f); held || err != nil {
-		t.Fatalf("after release: held %v, %v", held, err)
-	}
-	again, err := Acquire(home)
-	if err != nil {
-		t.Fatalf("acquire after the probe: %v", err)
-	}
-	again.Release()
+	checkProbe(t, home, func() (bool, error) { return probeShared(f) })
 }
