@@ -12,11 +12,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 )
 
 // preflightGrammar is the one line preflight prints.
@@ -81,6 +83,26 @@ func hasFlag(args []string, name string) bool {
 		}
 	}
 	return false
+}
+
+// holdlock DIR holds the lock of the home dir DIR until the script
+// ends, as a run would.
+func cmdHoldLock(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: holdlock DIR")
+	}
+	l, err := lock.Acquire(ts.MkAbs(args[0]))
+	ts.Check(err)
+	ts.Defer(l.Release)
+}
+
+// marktree DIR leaves the tree marker of a killed run in the home dir
+// DIR, naming this process's group, which lives on.
+func cmdMarkTree(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: marktree DIR")
+	}
+	ts.Check(lock.MarkTree(ts.MkAbs(args[0]), syscall.Getpgrp()))
 }
 
 // holdport binds UDP and TCP on one free loopback port and holds both

@@ -94,6 +94,8 @@ func TestScripts(t *testing.T) {
 			"stalledsyslog": cmdStalledSyslog,
 			"preflight":     cmdPreflight,
 			"holdport":      cmdHoldPort,
+			"holdlock":      cmdHoldLock,
+			"marktree":      cmdMarkTree,
 			"fakeapi":       cmdFakeAPI,
 		},
 	})
