@@ -34,7 +34,7 @@ type preflightFlags struct {
 	asJSON  bool
 	listen  listFlag
 	apiURL  string
-	apiIP   string
+	apiIPs  ipList
 	timeout time.Duration
 }
 
@@ -50,7 +50,8 @@ func newPreflightFlagSet(f *preflightFlags) *flag.FlagSet {
 	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object with every check instead of the line")
 	fs.Var(&f.listen, "listen", "an address ctrld's listener would bind, UDP and TCP; repeat for more (default: "+strings.Join(preflight.DefaultListen, ", ")+", ctrld's default)")
 	fs.StringVar(&f.apiURL, "api-url", preflight.DefaultAPIURL, "the Control D API the checks reach")
-	fs.StringVar(&f.apiIP, "api-ip", preflight.DefaultAPIFallback, "the address tried when the API's name does not answer, as ctrld does; empty for none")
+	f.apiIPs = ipList{ips: preflight.DefaultAPIFallback}
+	fs.Var(&f.apiIPs, "api-ip", "an address tried when the API's name does not answer, as ctrld does; repeat for more, empty for none (default: "+strings.Join(preflight.DefaultAPIFallback, ", ")+")")
 	return fs
 }
 
@@ -67,6 +68,30 @@ func (l *listFlag) Set(s string) error {
 	return nil
 }
 
+// ipList is a repeated flag of IP addresses whose first use replaces
+// the default; an empty value clears the list.
+type ipList struct {
+	ips []string
+	set bool
+}
+
+func (l *ipList) String() string { return strings.Join(l.ips, ",") }
+
+func (l *ipList) Set(s string) error {
+	if !l.set {
+		l.ips, l.set = nil, true
+	}
+	if s == "" {
+		l.ips = nil
+		return nil
+	}
+	if net.ParseIP(s) == nil {
+		return fmt.Errorf("not an IP address")
+	}
+	l.ips = append(l.ips, s)
+	return nil
+}
+
 // runPreflight tells whether start would fail, and with which code,
 // changing nothing. It prints one line (or, with --json, one object) and
 // exits with the code it predicts.
@@ -78,10 +103,6 @@ func runPreflight(sys System, args []string, stdout, stderr io.Writer) int {
 	api, err := url.Parse(f.apiURL)
 	if err != nil || api.Scheme != "https" || api.Hostname() == "" {
 		printUsageError(stderr, "preflight", usageError{"--api-url must be an https:// URL"})
-		return exitUsage
-	}
-	if f.apiIP != "" && net.ParseIP(f.apiIP) == nil {
-		printUsageError(stderr, "preflight", usageError{"--api-ip must be an IP address"})
 		return exitUsage
 	}
 	if len(f.listen) == 0 {
@@ -96,7 +117,7 @@ func runPreflight(sys System, args []string, stdout, stderr io.Writer) int {
 	defer cancel()
 	r := preflight.Run(ctx, preflight.Options{
 		Start: p, Warnings: log.all, Listen: f.listen, Holders: preflight.DefaultHolders(),
-		API: preflight.API{URL: api, Fallback: f.apiIP, Resolver: net.DefaultResolver, Step: preflightStep},
+		API: preflight.API{URL: api, Fallback: f.apiIPs.ips, Resolver: net.DefaultResolver, Step: preflightStep},
 		Now: time.Now,
 	})
 	if interrupted(ctx) {

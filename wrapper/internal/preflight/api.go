@@ -7,26 +7,26 @@ import (
 	"errors"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
-// ctrld's API: the name it posts the token to and the fixed address it
-// falls back to when the name does not resolve or answer.
-const (
-	DefaultAPIURL      = "https://api.controld.com"
-	DefaultAPIFallback = "147.185.34.1"
-)
+// DefaultAPIURL is the API ctrld posts the token to.
+const DefaultAPIURL = "https://api.controld.com"
+
+// DefaultAPIFallback are the fixed addresses ctrld falls back to when the
+// API's name does not resolve or answer (v1.5.0 dials both).
+var DefaultAPIFallback = []string{"147.185.34.1", "2606:1a40:3::1"}
 
 // API is where the API checks go. Each step (DNS, TCP, TLS, the Date
 // header) is bounded by Step and by the whole run's context.
 type API struct {
 	URL *url.URL
-	// Fallback is an address tried after the name's, as ctrld does; ""
-	// for none.
-	Fallback string
+	// Fallback are addresses tried after the name's, as ctrld does.
+	Fallback []string
 	Resolver *net.Resolver
 	// Roots are the roots a chain must end at; nil is the system's trust
 	// store, which ctrld uses.
@@ -75,17 +75,19 @@ func (a API) resolve(ctx context.Context, host string) ([]string, Check) {
 		return addrs, pass(checkDNS, host+" is "+strings.Join(addrs, ", "))
 	}
 	detail := host + " did not resolve: " + netReason(err)
-	if a.Fallback == "" {
+	if len(a.Fallback) == 0 {
 		return nil, fail(checkDNS, codes.APIUnreachable, detail)
 	}
-	return nil, warn(checkDNS, detail+"; ctrld falls back to "+a.Fallback)
+	return nil, warn(checkDNS, detail+"; ctrld falls back to "+strings.Join(a.Fallback, ", "))
 }
 
 // dial connects to the first address that answers: the name's, then the
 // fallback.
 func (a API) dial(ctx context.Context, addrs []string, port string) (net.Conn, Check) {
-	if a.Fallback != "" && !containsAddr(addrs, a.Fallback) {
-		addrs = append(addrs, a.Fallback)
+	for _, f := range a.Fallback {
+		if !slices.Contains(addrs, f) {
+			addrs = append(addrs, f)
+		}
 	}
 	var tried []string
 	for _, addr := range addrs {
@@ -102,15 +104,6 @@ func (a API) dial(ctx context.Context, addrs []string, port string) (net.Conn, C
 		return nil, fail(checkTCP, codes.APIUnreachable, "no address to connect to")
 	}
 	return nil, fail(checkTCP, codes.APIUnreachable, strings.Join(tried, "; "))
-}
-
-func containsAddr(addrs []string, addr string) bool {
-	for _, a := range addrs {
-		if a == addr {
-			return true
-		}
-	}
-	return false
 }
 
 // handshake runs TLS and checks the chain as ctrld's TLS would, but by

@@ -40,7 +40,7 @@ var noDNS = &net.Resolver{PreferGo: true, Dial: func(context.Context, string, st
 // resolve, and the server's address is the fallback.
 func apiAt(srv *httptest.Server, roots *x509.CertPool) API {
 	host, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
-	return API{URL: &url.URL{Scheme: "https", Host: "example.com:" + port}, Fallback: host, Resolver: noDNS, Roots: roots, Step: 5 * time.Second}
+	return API{URL: &url.URL{Scheme: "https", Host: "example.com:" + port}, Fallback: []string{host}, Resolver: noDNS, Roots: roots, Step: 5 * time.Second}
 }
 
 func byName(checks []Check) map[string]Check {
