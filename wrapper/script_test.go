@@ -93,6 +93,11 @@ func TestScripts(t *testing.T) {
 			"maxrss":        cmdMaxRSS,
 			"stalledsyslog": cmdStalledSyslog,
 			"foreigngroup":  cmdForeignGroup,
+			"preflight":     cmdPreflight,
+			"holdport":      cmdHoldPort,
+			"holdlock":      cmdHoldLock,
+			"marktree":      cmdMarkTree,
+			"fakeapi":       cmdFakeAPI,
 		},
 	})
 }
@@ -121,6 +126,8 @@ func setupScript(env *testscript.Env) error {
 	env.Setenv("FAKE_CTRLD_RECORD", filepath.Join(work, "calls"))
 	env.Setenv("FAKE_CTRLD_SERVICE_FILE", filepath.Join(work, "svc", "ctrld.service"))
 	env.Setenv("CTRLD_PROVISION_TOKEN", "")
+	// preflight's checks reach the real API only when a scenario says so.
+	env.Setenv("API_URL", "https://127.0.0.1:1")
 	env.Setenv(etcRootEnv, filepath.Join(work, "etc"))
 	if err := os.MkdirAll(filepath.Join(work, "svc"), 0o755); err != nil {
 		return err

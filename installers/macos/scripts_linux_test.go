@@ -18,6 +18,37 @@ func TestScriptsPassShellcheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	testenv.ShellCheck(t, "jamf-extension-attribute.sh", ea)
+	pf, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "installers", "macos", "mdm", "jamf-preflight-attribute.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	testenv.ShellCheck(t, "jamf-preflight-attribute.sh", pf)
+}
+
+// The preflight extension attribute runs under busybox sh in a chroot
+// laid out like a Mac, with the real wrapper: it prints preflight's line
+// inside <result>. Both answers here come before any network check.
+func TestJamfPreflightAttribute(t *testing.T) {
+	testenv.RequireTool(t, "chroot")
+	ea, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "installers", "macos", "mdm", "jamf-preflight-attribute.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMacRoot(t, ea)
+	if out := m.runRaw(); out != "<result>preflight: would fail: stage=package code=PROFILE_PREFS_MISSING (exit 61)</result>\n" {
+		t.Fatalf("no token: printed %q", out)
+	}
+	m.write("/Library/Managed Preferences/com.controld.ctrld.plist", []byte(`<?xml version="1.0" encoding="UTF-8"?>
+<plist version="1.0"><dict><key>ProvisionToken</key><string>`+testenv.Canary+` x</string></dict></plist>
+`), 0o644)
+	out := m.runRaw()
+	if out != "<result>preflight: would fail: stage=input code=PROVISION_TOKEN_MALFORMED (exit 21)</result>\n" || strings.Contains(out, testenv.Canary) {
+		t.Fatalf("malformed token: printed %q", out)
+	}
+	os.Remove(m.path(InstallDir + "/" + contract.Wrapper))
+	if out := m.runRaw(); out != "" {
+		t.Fatalf("no wrapper: printed %q", out)
+	}
 }
 
 // The postinstall is a shim: its commands set PATH and exec the wrapper,

@@ -1,23 +1,18 @@
 package realctrld
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"io"
-	"math/big"
 	"net"
 	"net/http"
 	"os"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
 )
 
 // Control D's fixed addresses, as ctrld v1.5.0 uses them: the API's
@@ -209,39 +204,9 @@ func answerA(q []byte, ip net.IP) ([]byte, bool) {
 // throwawayCert makes a CA and a server certificate for every name and
 // address the fake serves.
 func throwawayCert() (tls.Certificate, []byte, error) {
-	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return tls.Certificate{}, nil, err
-	}
-	now := time.Now()
-	ca := &x509.Certificate{
-		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "realctrld throwaway CA"},
-		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
-		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
-	}
-	caDER, err := x509.CreateCertificate(rand.Reader, ca, ca, &caKey.PublicKey, caKey)
-	if err != nil {
-		return tls.Certificate{}, nil, err
-	}
-	ca, _ = x509.ParseCertificate(caDER)
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return tls.Certificate{}, nil, err
-	}
-	leaf := &x509.Certificate{
-		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "api.controld.com"},
-		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
-		DNSNames:    []string{"api.controld.com", "dns.controld.com", "freedns.controld.com"},
-		KeyUsage:    x509.KeyUsageDigitalSignature,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
+	var ips []net.IP
 	for _, addr := range append([]string{APIAddr}, DoHAddr...) {
-		leaf.IPAddresses = append(leaf.IPAddresses, net.ParseIP(addr))
+		ips = append(ips, net.ParseIP(addr))
 	}
-	leafDER, err := x509.CreateCertificate(rand.Reader, leaf, ca, &key.PublicKey, caKey)
-	if err != nil {
-		return tls.Certificate{}, nil, err
-	}
-	caPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER})
-	return tls.Certificate{Certificate: [][]byte{leafDER}, PrivateKey: key}, caPEM, nil
+	return testenv.ThrowawayCert("realctrld throwaway CA", []string{"api.controld.com", "dns.controld.com", "freedns.controld.com"}, ips)
 }

@@ -29,6 +29,8 @@ const usage = `usage: ctrld-install <command> [flags]
 
 commands:
   start    provision ctrld: run "ctrld start", print one line, exit with its code
+  preflight  tell, changing nothing, whether start would fail and with which
+           code: one line, exit with that code (-v every check, --json)
   configured  exit 0 when start has work to do (a token from any source, or an
            installed service to upgrade), 1 when not, 68 when interrupted;
            prints nothing
@@ -73,6 +75,8 @@ func Run(sys System, args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "start":
 		return runStart(sys, args[1:], stdout, stderr)
+	case "preflight":
+		return runPreflight(sys, args[1:], stdout, stderr)
 	case "configured":
 		return runConfigured(sys, args[1:], stdout, stderr)
 	case "last":

@@ -132,10 +132,13 @@ type oneLine struct {
 }
 
 // print reports whether it printed o.
-func (l *oneLine) print(o codes.Outcome) (printed bool) {
+func (l *oneLine) print(o codes.Outcome) (printed bool) { return l.printText(o.Line()) }
+
+// printText reports whether it printed text, as one line.
+func (l *oneLine) printText(text string) (printed bool) {
 	l.once.Do(func() {
 		// A write error (a closed pipe) must not change the exit code.
-		io.WriteString(l.w, o.Line()+"\n")
+		io.WriteString(l.w, text+"\n")
 		printed = true
 	})
 	return printed

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -150,13 +149,20 @@ func ClearOwnTrees() {
 // stale, unreadable, malformed or not a regular file (a link is not
 // followed) is removed.
 func TreeAlive(home string) bool {
-	data, err := safefile.Read(filepath.Join(home, TreeFileName), safefile.Options{MaxSize: maxTreeFile, NoLinks: true})
-	if errors.Is(err, fs.ErrNotExist) {
-		return false
-	}
-	if m, ok := parseMarker(data); err == nil && ok && m.alive() {
+	if TreeRunning(home) {
 		return true
 	}
 	ClearTree(home)
 	return false
+}
+
+// TreeRunning is TreeAlive for a check that must change nothing: a stale
+// marker stays.
+func TreeRunning(home string) bool {
+	data, err := safefile.Read(filepath.Join(home, TreeFileName), safefile.Options{MaxSize: maxTreeFile, NoLinks: true})
+	if err != nil {
+		return false
+	}
+	m, ok := parseMarker(data)
+	return ok && m.alive()
 }

@@ -195,11 +195,10 @@ func (p *Provisioner) service() platform.Service {
 }
 
 func (p *Provisioner) provision(ctx context.Context) codes.Outcome {
-	if !isExecutable(p.Config.Ctrld) {
-		return codes.Failure(codes.CtrldNotFound)
-	}
-	if err := safefile.Replaceable(p.Config.Ctrld); err != nil {
-		p.warn("ctrld not run: " + p.reason(err))
+	if err := CtrldUsable(p.Config.Ctrld); err != nil {
+		if !errors.Is(err, ErrNotExecutable) {
+			p.warn("ctrld not run: " + p.reason(err))
+		}
 		return codes.Failure(codes.CtrldNotFound)
 	}
 	svc := p.service()
@@ -242,22 +241,54 @@ func (p *Provisioner) fresh(ctx context.Context, svc platform.Service) codes.Out
 // value goes to the OS log only, with the token redacted from it; the
 // token itself is never echoed.
 func (p *Provisioner) checkInputs(s settings.Settings) (codes.Outcome, bool) {
-	token, _ := s.Get(settings.ProvisionToken)
-	if !settings.TokenWellFormed(token) {
-		p.warn("ProvisionToken is malformed (" + secret.Describe(token) + "; whitespace, control characters, quotes, backslashes, non-ASCII and more than 1024 bytes are refused)")
-		return codes.Failure(codes.ProvisionTokenMalformed), true
-	}
-	if h, set := s.Get(settings.CustomHostname); set && !settings.HostnameValid(h) {
-		p.warn("CustomHostname (" + secret.Describe(h) + ") is not an RFC 1123 name of 3 to 64 characters")
-		return codes.Failure(codes.CustomHostnameInvalid), true
-	}
-	if m, set := s.Get(settings.InterceptMode); set {
-		if _, ok := settings.InterceptArg(m); !ok {
-			p.warn(fmt.Sprintf("InterceptMode %q is not standard or intercept-dns", secret.Echo(m, p.seen...)))
-			return codes.Failure(codes.InterceptModeInvalid), true
+	for _, check := range InputChecks {
+		if c, why, bad := check.Judge(s, p.seen); bad {
+			p.warn(why)
+			return codes.Failure(c), true
 		}
 	}
 	return codes.Outcome{}, false
+}
+
+// InputCheck judges one setting as ctrld would. When the setting is bad,
+// Judge returns ctrld's input code and why, in words that never quote
+// the token: seen holds every token value met, for redaction.
+type InputCheck struct {
+	Key   settings.Key
+	Judge func(s settings.Settings, seen []string) (c codes.Code, why string, bad bool)
+}
+
+// InputChecks are start's checks of the settings, in start's order.
+var InputChecks = []InputCheck{
+	{settings.ProvisionToken, checkToken},
+	{settings.CustomHostname, checkHostname},
+	{settings.InterceptMode, checkInterceptMode},
+}
+
+func checkToken(s settings.Settings, _ []string) (codes.Code, string, bool) {
+	token, _ := s.Get(settings.ProvisionToken)
+	if settings.TokenWellFormed(token) {
+		return codes.Code{}, "", false
+	}
+	return codes.ProvisionTokenMalformed, "ProvisionToken is malformed (" + secret.Describe(token) + "; whitespace, control characters, quotes, backslashes, non-ASCII and more than 1024 bytes are refused)", true
+}
+
+func checkHostname(s settings.Settings, _ []string) (codes.Code, string, bool) {
+	if h, set := s.Get(settings.CustomHostname); set && !settings.HostnameValid(h) {
+		return codes.CustomHostnameInvalid, "CustomHostname (" + secret.Describe(h) + ") is not an RFC 1123 name of 3 to 64 characters", true
+	}
+	return codes.Code{}, "", false
+}
+
+func checkInterceptMode(s settings.Settings, seen []string) (codes.Code, string, bool) {
+	m, set := s.Get(settings.InterceptMode)
+	if !set {
+		return codes.Code{}, "", false
+	}
+	if _, ok := settings.InterceptArg(m); ok {
+		return codes.Code{}, "", false
+	}
+	return codes.InterceptModeInvalid, fmt.Sprintf("InterceptMode %q is not standard or intercept-dns", secret.Echo(m, seen...)), true
 }
 
 func freshArgs(token string, s settings.Settings) []string {
@@ -327,6 +358,18 @@ func isTokenVar(name, goos string) bool {
 
 func interrupted(ctx context.Context) bool {
 	return errors.Is(context.Cause(ctx), ErrInterrupted)
+}
+
+// ErrNotExecutable means there is no ctrld to run at the path.
+var ErrNotExecutable = errors.New("ctrld is missing or not executable")
+
+// CtrldUsable returns nil when start would run the ctrld at path: it is
+// an executable regular file that no user but root can replace.
+func CtrldUsable(path string) error {
+	if !isExecutable(path) {
+		return ErrNotExecutable
+	}
+	return safefile.Replaceable(path)
 }
 
 func isExecutable(path string) bool {

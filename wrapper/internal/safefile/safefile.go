@@ -82,3 +82,8 @@ type refusal struct{ reason error }
 
 func (r refusal) Error() string   { return r.reason.Error() }
 func (r refusal) Unwrap() []error { return []error{ErrRefused, r.reason} }
+
+// OpenExisting opens a file for reading, never through a link and never
+// waiting for a writer. A missing file returns an error that matches
+// os.ErrNotExist.
+func OpenExisting(path string) (*os.File, error) { return open(path, true) }

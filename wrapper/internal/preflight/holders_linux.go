@@ -1,0 +1,4 @@
+package preflight
+
+// DefaultHolders reads /proc.
+func DefaultHolders() HolderFinder { return ProcHolders{Root: "/proc"}.Find }
