@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
@@ -23,7 +24,7 @@ const (
 	AlreadyRunning  = 1618
 	RebootStarted   = 1641
 	RebootRequired  = 3010
-	LogFileName     = "ctrld-install-msiexec.log"
+	LogFileName     = contract.MsiexecLogFile
 	maxPropertyName = 72
 )
 

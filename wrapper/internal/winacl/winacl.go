@@ -5,17 +5,18 @@
 // else. The decision is plain logic over a folder's facts, tested on any
 // OS; reading those facts and creating the folder live in the Windows file.
 //
-// The record stays in a folder, not under HKLM: the Intune detection
-// script, install-msi and the Wine tier read it there, and it survives an
-// MSI rollback as long as the MSI does not own the folder. A folder with a
-// protected DACL that the wrapper checks before each use is as safe as a
-// registry key and keeps one place for the record and its evidence.
+// The record stays in a folder, not under HKLM: msiexec's verbose log
+// needs a folder only administrators can read anyway, the Intune
+// detection script, install-msi and the Wine tier read the record there,
+// and it survives an MSI rollback because the MSI does not own the
+// folder. One protected folder that SYSTEM takes back from whoever made
+// it first (see Claim) keeps the record, its evidence and the log in one
+// place.
 package winacl
 
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 )
 
 // Well-known SIDs.
@@ -34,6 +35,18 @@ const (
 // and Administrators full control, Users read, for the folder and all it
 // holds, not inheriting from ProgramData (whose ACL lets users create).
 const ProtectedDACL = "O:BAD:P(A;OICI;FA;;;SY)(A;OICI;FA;;;BA)(A;OICI;0x1200a9;;;BU)"
+
+// HeldDACL is a folder being reset in place: SYSTEM and Administrators
+// alone have access, and an entry for CREATOR OWNER on the folder itself
+// (which matches no account, so grants nothing) makes Judge refuse it
+// until the reset is done.
+const HeldDACL = "O:BAD:P(A;;FA;;;SY)(A;;FA;;;BA)(A;;FA;;;CO)"
+
+// PrivateFile is the security descriptor of the files only SYSTEM and
+// Administrators may read: the evidence copy and msiexec's verbose log.
+// It is protected, so the folder's read entry for Users does not reach
+// them.
+const PrivateFile = "O:BAD:P(A;;FA;;;SY)(A;;FA;;;BA)"
 
 // Rights that let a holder change what the folder holds or who may.
 const (
@@ -142,27 +155,14 @@ func name(sid string) string {
 // FS is the little of the file system the folder needs; the Windows
 // implementation never follows a reparse point.
 type FS interface {
-	// Create makes the folder with ProtectedDACL; fs.ErrExist when the
-	// path exists.
+	// Create makes the folder with ProtectedDACL, in one step;
+	// fs.ErrExist when the path exists.
 	Create(path string) error
 	// Inspect reads the facts of what is at path; fs.ErrNotExist when
 	// nothing is.
 	Inspect(path string) (Folder, error)
 	// Self is the SID of the account the process runs as.
 	Self() (string, error)
-}
-
-// Ensure makes the folder, or accepts the one that exists only when Judge
-// does. The error says why, for the OS log.
-func Ensure(fsys FS, path string) error {
-	err := fsys.Create(path)
-	if err == nil {
-		return nil
-	}
-	if !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	return Check(fsys, path)
 }
 
 // Check accepts an existing folder only when Judge does.
