@@ -95,7 +95,7 @@ func TestClaim(t *testing.T) {
 		ops     []string
 		wantErr error
 	}{
-		"nothing there": {disk: newDisk(map[string]Folder{}), ops: []string{"create"}},
+		"nothing there":  {disk: newDisk(map[string]Folder{}), ops: []string{"create"}},
 		"our own folder": {disk: newDisk(map[string]Folder{dataDir: created()}), ops: nil},
 		"a user's folder is moved aside": {
 			disk: newDisk(map[string]Folder{dataDir: planted()}),

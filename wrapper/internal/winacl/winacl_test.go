@@ -141,3 +141,25 @@ func programDataInheritedOwnedBy(owner string) Folder {
 	f.Owner = owner
 	return f
 }
+
+// The evidence copy and msiexec's log: SYSTEM and Administrators only,
+// protected, so the folder's read entry for Users does not flow in.
+func TestPrivateFileIsForSystemAndAdministratorsOnly(t *testing.T) {
+	f := parseSDDL(PrivateFile)
+	got := map[string]bool{}
+	for _, e := range f.DACL {
+		if !e.Allow || e.InheritOnly {
+			t.Fatalf("entry %+v", e)
+		}
+		got[e.SID] = true
+	}
+	if len(got) != 2 || !got[System] || !got[Administrators] {
+		t.Fatalf("PrivateFile grants %v", got)
+	}
+	if f.Owner != Administrators {
+		t.Fatalf("owner %s", f.Owner)
+	}
+	if !strings.Contains(ProtectedDACL, ";;;BU)") {
+		t.Fatal("the folder no longer lets Users read the record; then PrivateFile need not be protected")
+	}
+}
