@@ -97,7 +97,7 @@ func entries(dacl *windows.ACL) ([]Entry, error) {
 			e.Mask = uint32(ace.Mask)
 			e.SID = (*windows.SID)(unsafe.Pointer(&ace.SidStart)).String()
 		default:
-			e.Allow, e.Mask, e.SID = true, writeRights, "an entry of an unknown type"
+			e.Allow, e.Mask, e.SID = true, WriteRights, "an entry of an unknown type"
 		}
 		out = append(out, e)
 	}

@@ -62,8 +62,12 @@ const (
 	genericWrite        = 0x40000000
 	maximumAllowed      = 0x02000000
 
-	writeRights = fileAddFile | fileAddSubdirectory | fileWriteEA | fileDeleteChild | fileWriteAttributes |
+	// WriteRights change what a folder holds or a file says, or who may.
+	WriteRights = fileAddFile | fileAddSubdirectory | fileWriteEA | fileDeleteChild | fileWriteAttributes |
 		deleteRight | writeDAC | writeOwner | genericAll | genericWrite | maximumAllowed
+	// ReplaceRights on a folder let a holder replace what is in it, or
+	// the folder itself; adding a new entry does not.
+	ReplaceRights = fileDeleteChild | deleteRight | writeDAC | writeOwner | genericAll | maximumAllowed
 )
 
 // Entry is one access control entry of a DACL.
@@ -105,32 +109,41 @@ var (
 // SYSTEM runs. Deny entries are not weighed: a folder that only a deny
 // entry protects is refused, to err on the safe side.
 func Judge(f Folder, self string) error {
-	trusted := func(sid string) bool {
-		return sid == System || sid == Administrators || sid == TrustedInstaller || sid == self && self != ""
-	}
 	switch {
 	case f.Reparse:
 		return ErrReparsePoint
 	case !f.Directory:
 		return ErrNotDirectory
+	}
+	return Controlled(f, self, WriteRights)
+}
+
+// Controlled returns nil when only SYSTEM, Administrators and self own f
+// and hold any of rights on it; otherwise ErrOwner, ErrNullDACL or
+// ErrWritable, naming who else may.
+func Controlled(f Folder, self string, rights uint32) error {
+	trusted := func(sid string) bool {
+		return sid == System || sid == Administrators || sid == TrustedInstaller || sid == self && self != ""
+	}
+	switch {
 	case !trusted(f.Owner):
 		return ErrOwner
 	case f.NullDACL:
 		return ErrNullDACL
 	}
 	for _, e := range f.DACL {
-		if grantsWrite(e) && !trusted(e.SID) {
+		if grants(e, rights) && !trusted(e.SID) {
 			return fmt.Errorf("%w: %s", ErrWritable, name(e.SID))
 		}
 	}
 	return nil
 }
 
-// grantsWrite: an allow entry with a write right. CREATOR OWNER applies
+// grants: an allow entry with one of rights. CREATOR OWNER applies
 // only to what its creator creates, and only trustees can create here
 // once no one else may write.
-func grantsWrite(e Entry) bool {
-	if !e.Allow || e.Mask&writeRights == 0 {
+func grants(e Entry, rights uint32) bool {
+	if !e.Allow || e.Mask&rights == 0 {
 		return false
 	}
 	return !(e.SID == CreatorOwner && e.InheritOnly)

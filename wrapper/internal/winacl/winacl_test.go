@@ -93,7 +93,7 @@ func TestJudge(t *testing.T) {
 			f.DACL = append(f.DACL, Entry{Allow: true, SID: CreatorOwner, Mask: genericAll})
 		}), ErrWritable},
 		"a deny entry does not vouch": {with(created, func(f *Folder) {
-			f.DACL = append(f.DACL, Entry{Allow: false, SID: Users, Mask: writeRights}, Entry{Allow: true, SID: Users, Mask: fileAddFile})
+			f.DACL = append(f.DACL, Entry{Allow: false, SID: Users, Mask: WriteRights}, Entry{Allow: true, SID: Users, Mask: fileAddFile})
 		}), ErrWritable},
 		"Users read and execute only": {with(created, func(f *Folder) { f.DACL[2].Mask = 0x1200a9 }), nil},
 	} {
