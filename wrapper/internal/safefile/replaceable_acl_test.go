@@ -3,7 +3,6 @@ package safefile
 import (
 	"errors"
 	"io/fs"
-	"strings"
 	"testing"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/winacl"
@@ -87,16 +86,7 @@ func TestCheckReplaceableACL(t *testing.T) {
 		`C:\Program Files\..\Tools\ctrld.exe`:   "is not a full path on a drive",
 		`C:\`:                                   "is not a full path on a drive",
 	} {
-		err := CheckReplaceableACL(windowsDisk(), path)
-		if why == "" {
-			if err != nil {
-				t.Errorf("%s: %v", path, err)
-			}
-			continue
-		}
-		if !errors.Is(err, ErrReplaceable) || !strings.Contains(err.Error(), why) {
-			t.Errorf("%s: got %v, want %q", path, err, why)
-		}
+		wantRefusal(t, path, CheckReplaceableACL(windowsDisk(), path), why)
 	}
 	if err := CheckReplaceableACL(windowsDisk(), `C:\Program Files\ControlD\missing.exe`); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing: %v", err)
