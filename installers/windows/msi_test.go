@@ -356,7 +356,7 @@ func TestTablesMatchWixlGolden(t *testing.T) {
 	added := map[string][]string{
 		"Property": {propQuote + "\t\"", propBackslash + "\t\\"},
 	}
-	for _, p := range Properties {
+	for _, p := range commandLineProperties(provisionCommand) {
 		guard := argumentGuard(p)
 		added["LaunchCondition"] = append(added["LaunchCondition"], guard[0].(string)+"\t"+guard[1].(string))
 	}
