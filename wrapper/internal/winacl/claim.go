@@ -63,10 +63,15 @@ func Claim(c Claimer, path string, names []string) error {
 			return err
 		}
 		f, err := c.Inspect(path)
-		if errors.Is(err, fs.ErrNotExist) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
 			continue
-		}
-		if err != nil {
+		case errors.Is(err, fs.ErrPermission):
+			// Its owner shut SYSTEM out: nothing is known of it but
+			// that it is not ours. It can still be moved aside, or, as a
+			// folder (Reset checks), reset.
+			f = Folder{Directory: true}
+		case err != nil:
 			return err
 		}
 		refused := Judge(f, self)

@@ -19,6 +19,8 @@ type fakeDisk struct {
 	// stuck: moving the folder aside fails (a user's process holds a file
 	// in it open).
 	stuck bool
+	// shut: the owner of what is at the path let no one else read it.
+	shut map[string]bool
 	// replant runs after each change, as a user racing the claim would.
 	replant func(d *fakeDisk)
 	ops     []string
@@ -46,6 +48,9 @@ func (d *fakeDisk) Create(path string) error {
 }
 
 func (d *fakeDisk) Inspect(path string) (Folder, error) {
+	if d.shut[path] {
+		return Folder{}, fs.ErrPermission
+	}
 	f, ok := d.at[path]
 	if !ok {
 		return Folder{}, fs.ErrNotExist
@@ -70,6 +75,7 @@ func (d *fakeDisk) MoveAside(path string) (string, error) {
 	aside := path + ".untrusted-" + strings.Repeat("x", d.asides)
 	d.at[aside] = d.at[path]
 	delete(d.at, path)
+	delete(d.shut, path)
 	d.done("move aside")
 	return aside, nil
 }
@@ -80,6 +86,7 @@ func (d *fakeDisk) Reset(path, sddl string) error {
 		return ErrReparsePoint
 	}
 	d.at[path] = parseSDDL(sddl)
+	delete(d.shut, path)
 	d.done("reset " + sddl)
 	return nil
 }
@@ -116,6 +123,19 @@ func TestClaim(t *testing.T) {
 		"a folder held open is held, cleared of our names, then protected": {
 			disk: &fakeDisk{at: map[string]Folder{dataDir: planted(), filepath.Join(dataDir, "last"): {Owner: aUser}, filepath.Join(dataDir, "theirs"): {Owner: aUser}}, stuck: true},
 			ops:  []string{"reset " + HeldDACL, "remove last", "reset " + ProtectedDACL},
+		},
+		"a folder its owner shut SYSTEM out of is moved aside": {
+			disk: &fakeDisk{at: map[string]Folder{dataDir: planted()}, shut: map[string]bool{dataDir: true}},
+			ops:  []string{"move aside", "create"},
+		},
+		"a folder its owner shut SYSTEM out of, held open, is reset": {
+			disk: &fakeDisk{at: map[string]Folder{dataDir: planted()}, shut: map[string]bool{dataDir: true}, stuck: true},
+			ops:  []string{"reset " + HeldDACL, "reset " + ProtectedDACL},
+		},
+		"a file its owner shut SYSTEM out of, held open, is refused": {
+			disk:    &fakeDisk{at: map[string]Folder{dataDir: {Owner: aUser}}, shut: map[string]bool{dataDir: true}, stuck: true},
+			ops:     nil,
+			wantErr: ErrOwner,
 		},
 		"a file that cannot be moved is refused": {
 			disk:    &fakeDisk{at: map[string]Folder{dataDir: {Owner: aUser}}, stuck: true},

@@ -42,6 +42,9 @@ func (OS) Self() (string, error) {
 // Inspect opens the path itself, a reparse point included, never its
 // target.
 func (OS) Inspect(path string) (Folder, error) {
+	// SYSTEM's backup privilege reads the security of a folder whose
+	// owner shut SYSTEM out.
+	enablePrivileges("SeBackupPrivilege")
 	p, err := windows.UTF16PtrFromString(path)
 	if err != nil {
 		return Folder{}, err
@@ -139,7 +142,7 @@ func (OS) Reset(path, sddl string) error {
 	if err != nil {
 		return err
 	}
-	h, err := windows.CreateFile(p, windows.READ_CONTROL|windows.WRITE_DAC|windows.WRITE_OWNER,
+	h, err := windows.CreateFile(p, windows.READ_CONTROL|windows.WRITE_DAC|windows.WRITE_OWNER|windows.FILE_READ_ATTRIBUTES,
 		windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE|windows.FILE_SHARE_DELETE, nil,
 		windows.OPEN_EXISTING, windows.FILE_FLAG_BACKUP_SEMANTICS|windows.FILE_FLAG_OPEN_REPARSE_POINT, 0)
 	if err != nil {

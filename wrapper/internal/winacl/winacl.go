@@ -2,8 +2,9 @@
 // users might have prepared: %ProgramData%\ControlD, which holds the
 // last-result record. ProgramData lets any user create a folder in it, so
 // the folder the wrapper finds may be a user's, or a junction to somewhere
-// else. The decision is plain logic over a folder's facts, tested on any
-// OS; reading those facts and creating the folder live in the Windows file.
+// else. Whether to use it, and how to take it back when not (Claim), is
+// plain logic over a folder's facts, tested on any OS; reading those
+// facts and changing the folder live in the Windows file.
 //
 // The record stays in a folder, not under HKLM: msiexec's verbose log
 // needs a folder only administrators can read anyway, the Intune
