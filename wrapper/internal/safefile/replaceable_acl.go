@@ -86,4 +86,3 @@ func splitDrivePath(path string) (root string, names []string, ok bool) {
 }
 
 func isLetter(c byte) bool { return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' }
-
