@@ -87,8 +87,10 @@ func Claim(c Claimer, path string, names []string) error {
 
 // takeBack frees path of what Judge refused there.
 func takeBack(c Claimer, path string, f Folder, names []string) error {
-	if f.Reparse {
-		return c.Remove(path)
+	// A link that will not go as a link (swapped for a folder with
+	// something in it since it was inspected) is moved aside like the rest.
+	if f.Reparse && c.Remove(path) == nil {
+		return nil
 	}
 	_, moveErr := c.MoveAside(path)
 	if moveErr == nil || !f.Directory {

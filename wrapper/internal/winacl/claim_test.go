@@ -19,6 +19,8 @@ type fakeDisk struct {
 	// stuck: moving the folder aside fails (a user's process holds a file
 	// in it open).
 	stuck bool
+	// full: what is at the path is a folder with something in it now.
+	full map[string]bool
 	// shut: the owner of what is at the path let no one else read it.
 	shut map[string]bool
 	// replant runs after each change, as a user racing the claim would.
@@ -62,6 +64,9 @@ func (d *fakeDisk) Remove(path string) error {
 	if _, ok := d.at[path]; !ok {
 		return fs.ErrNotExist
 	}
+	if d.full[path] {
+		return fs.ErrPermission
+	}
 	delete(d.at, path)
 	d.done("remove " + filepath.Base(path))
 	return nil
@@ -76,6 +81,7 @@ func (d *fakeDisk) MoveAside(path string) (string, error) {
 	d.at[aside] = d.at[path]
 	delete(d.at, path)
 	delete(d.shut, path)
+	delete(d.full, path)
 	d.done("move aside")
 	return aside, nil
 }
@@ -115,6 +121,10 @@ func TestClaim(t *testing.T) {
 		"a junction owned by Administrators is removed too": {
 			disk: newDisk(map[string]Folder{dataDir: {Reparse: true, Directory: true, Owner: Administrators}}),
 			ops:  []string{"remove ControlD", "create"},
+		},
+		"a junction swapped for a full folder is moved aside": {
+			disk: &fakeDisk{at: map[string]Folder{dataDir: {Reparse: true, Directory: true, Owner: aUser}}, full: map[string]bool{dataDir: true}},
+			ops:  []string{"move aside", "create"},
 		},
 		"a file is moved aside": {
 			disk: newDisk(map[string]Folder{dataDir: {Owner: aUser}}),
