@@ -18,6 +18,7 @@ import (
 	"github.com/magefile/mage/mg"
 	"github.com/magefile/mage/sh"
 
+	"github.com/ctrld-install/ctrld-install/installers/linux"
 	"github.com/ctrld-install/ctrld-install/installers/signing"
 	"github.com/ctrld-install/ctrld-install/internal/release"
 )
@@ -135,7 +136,11 @@ func config() (release.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	cfg.Signing = release.Signing{Windows: ids.Windows, Pkg: ids.Pkg, PackageGPGKey: os.Getenv("CTRLD_PACKAGE_SIGNING_KEY")}
+	cfg.Signing = release.Signing{Windows: ids.Windows, Pkg: ids.Pkg,
+		PackageGPGKey: os.Getenv(linux.KeyEnv), PackageGPGPassphrase: os.Getenv(linux.PassphraseEnv)}
+	// Read: from here on no process the release starts (git, apt-get, go
+	// build) sees a key path or a password.
+	release.ForgetSecrets()
 	if cfg.Version == "" && cfg.ArchiveDir == "" {
 		v, err := gitVersion()
 		if err != nil {

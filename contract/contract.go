@@ -44,6 +44,9 @@ const (
 	// EvidenceFile is the wrapper's bounded copy of the result file's
 	// evidence, beside the record, for `ctrld-install explain`.
 	EvidenceFile = "ctrld-install-evidence.json"
+	// MsiexecLogFile is msiexec's verbose log, which install-msi keeps
+	// beside the record on Windows.
+	MsiexecLogFile = "ctrld-install-msiexec.log"
 	// CtrldConfig is the configuration ctrld writes beside its result.
 	CtrldConfig = "ctrld.toml"
 )

@@ -34,6 +34,8 @@ type Package struct {
 	// SigningKey is an armored GPG private key file; empty builds
 	// unsigned. The passphrase comes from the environment (see Sign).
 	SigningKey string
+	// SigningPassphrase unlocks SigningKey, if it needs it.
+	SigningPassphrase string
 }
 
 // Metadata every package carries.

@@ -17,8 +17,12 @@ import (
 // Formats nfpm builds for us.
 var Formats = []string{"deb", "rpm"}
 
-// PassphraseEnv holds the signing key's passphrase, if it has one.
-const PassphraseEnv = "CTRLD_PACKAGE_SIGNING_PASSPHRASE"
+// Variables a release engineer sets to sign deb and rpm packages: an
+// armored GPG private key file and its passphrase, if it has one.
+const (
+	KeyEnv        = "CTRLD_PACKAGE_SIGNING_KEY"
+	PassphraseEnv = "CTRLD_PACKAGE_SIGNING_PASSPHRASE"
+)
 
 // Build writes the package in format ("deb" or "rpm") to w.
 func (p Package) Build(format string, w io.Writer) error {
@@ -108,7 +112,7 @@ func (p Package) info(dir string) (*nfpm.Info, error) {
 	// A fixed build host keeps rpm output the same on every machine.
 	info.RPM.BuildHost = "ctrld-install"
 	if p.SigningKey != "" {
-		sig := nfpm.PackageSignature{KeyFile: p.SigningKey, KeyPassphrase: os.Getenv(PassphraseEnv)}
+		sig := nfpm.PackageSignature{KeyFile: p.SigningKey, KeyPassphrase: p.SigningPassphrase}
 		info.Deb.Signature.PackageSignature = sig
 		info.RPM.Signature.PackageSignature = sig
 	}

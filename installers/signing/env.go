@@ -27,6 +27,15 @@ const (
 	EnvOldPkgIdentity = "CTRLD_PKG_SIGN_IDENTITY"
 )
 
+// Vars are every variable above. They name key files or hold their
+// passwords, so a release reads them once and keeps them from every
+// process it starts.
+var Vars = []string{
+	EnvWindowsCert, EnvWindowsKey, EnvWindowsPFX, EnvWindowsPFXPassword,
+	EnvPkgCert, EnvPkgKey, EnvPkgPFX, EnvPkgPFXPassword, EnvTimestampURL,
+	EnvOldMSICert, EnvOldMSIKey, EnvOldPkgIdentity,
+}
+
 // Config is the signing set-up of a release: nil identities build
 // unsigned.
 type Config struct {

@@ -365,10 +365,17 @@ func TestTablesMatchWixlGolden(t *testing.T) {
 			"18\tmsitools 0.101": "18\tctrld-install",
 		},
 	}
-	// Rows wixl never wrote: HIDE_ARP's action and its place.
+	// Rows wixl never wrote: HIDE_ARP's action and its place, and the
+	// guards against a property that would break out of its quoted
+	// argument on the provisioning command line.
 	added := map[string][]string{
 		"CustomAction":           {"HideARP\t51\tARPSYSTEMCOMPONENT\t1\t"},
 		"InstallExecuteSequence": {"HideARP\tHIDE_ARP=\"1\"\t1001"},
+		"Property":               {propQuote + "\t\"", propBackslash + "\t\\"},
+	}
+	for _, p := range commandLineProperties(provisionCommand) {
+		guard := argumentGuard(p)
+		added["LaunchCondition"] = append(added["LaunchCondition"], guard[0].(string)+"\t"+guard[1].(string))
 	}
 	golden, _ := filepath.Glob(filepath.Join("testdata", "wixl-golden", "*.idt"))
 	if len(golden) < 25 {

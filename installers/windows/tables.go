@@ -203,6 +203,7 @@ func packageTables(in tableInputs) ([]msidb.Table, error) {
 			{"regA9AE6C9CB13E53066B030D929A604017", registryHKLM, eventLog, "TypesSupported", "#7", componentWrapper},
 		},
 	}
+	addArgumentGuards(rows)
 	for i, f := range in.files {
 		rows["File"] = append(rows["File"], msidb.Row{f.key, f.component, f.name, int(f.size), "", "", fileVital, i + 1})
 		// The Go binaries carry no version resource: the hash lets a

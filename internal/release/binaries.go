@@ -63,7 +63,7 @@ func (c Config) signWrapper(p Platform, path string) error {
 func (c Config) goBuild(p Platform, ldflags, out, pkg string) error {
 	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", ldflags, "-o", out, pkg)
 	cmd.Dir = c.Repo
-	cmd.Env = append(os.Environ(), "GOOS="+p.OS, "GOARCH="+p.GOARCH(), "GOARM="+p.GOARM(), "CGO_ENABLED=0")
+	cmd.Env = append(childEnv(os.Environ()), "GOOS="+p.OS, "GOARCH="+p.GOARCH(), "GOARM="+p.GOARM(), "CGO_ENABLED=0")
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("go build %s for %s: %v\n%s", pkg, p, err, msg)
 	}

@@ -87,7 +87,7 @@ func linuxPackage(in Input) linux.Package {
 	b := in.Binaries[0]
 	p := linux.Package{Name: "ctrld", Version: in.Version, Arch: b.Arch, MTime: in.MTime, Ctrld: b.Ctrld, Wrapper: b.Wrapper}
 	if s, ok := in.Signer.(*GPGSigner); ok {
-		p.SigningKey = s.KeyFile
+		p.SigningKey, p.SigningPassphrase = s.KeyFile, s.Passphrase
 	}
 	return p
 }

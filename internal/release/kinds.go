@@ -3,6 +3,8 @@ package release
 import (
 	"io"
 	"time"
+
+	"github.com/ctrld-install/ctrld-install/installers/linux"
 )
 
 // Installer is one artifact of the release, in the style of nfpm's
@@ -65,11 +67,11 @@ var Kinds = []Kind{
 	},
 	{
 		Name: "deb", OS: "linux", New: newNfpm("deb"), Platforms: linuxPlatformsFor("deb"),
-		Signer: gpgSigner, HowToSign: "CTRLD_PACKAGE_SIGNING_KEY",
+		Signer: gpgSigner, HowToSign: linux.KeyEnv,
 	},
 	{
 		Name: "rpm", OS: "linux", New: newNfpm("rpm"), Platforms: linuxPlatformsFor("rpm"),
-		Signer: gpgSigner, HowToSign: "CTRLD_PACKAGE_SIGNING_KEY",
+		Signer: gpgSigner, HowToSign: linux.KeyEnv,
 	},
 	{Name: "tar.gz", OS: "linux", New: newTarball, Platforms: platformsOf("linux", LinuxArches)},
 	{Name: "intune-return-codes", OS: "windows", Universal: true, New: newIntuneCodes},

@@ -100,6 +100,8 @@ type Signing struct {
 	Windows       *signing.Identity // Authenticode: every ctrld-install.exe and the MSIs
 	Pkg           *signing.Identity // the macOS pkg
 	PackageGPGKey string            // armored key for deb and rpm (nfpm)
+	// PackageGPGPassphrase unlocks PackageGPGKey, if it needs it.
+	PackageGPGPassphrase string
 }
 
 // Demo reports whether the release carries the demo ctrld.

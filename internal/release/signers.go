@@ -28,7 +28,7 @@ func pkgSigner(s Signing) Signer { return identitySigner(s.Pkg) }
 func msiSigner(s Signing) Signer { return identitySigner(s.Windows) }
 
 // GPGSigner signs deb and rpm packages with an armored private key file.
-type GPGSigner struct{ KeyFile string }
+type GPGSigner struct{ KeyFile, Passphrase string }
 
 func (s *GPGSigner) What() string { return "GPG key " + s.KeyFile }
 
@@ -36,7 +36,7 @@ func gpgSigner(s Signing) Signer {
 	if s.PackageGPGKey == "" {
 		return nil
 	}
-	return &GPGSigner{KeyFile: s.PackageGPGKey}
+	return &GPGSigner{KeyFile: s.PackageGPGKey, Passphrase: s.PackageGPGPassphrase}
 }
 
 // identityOf is the kind's identity, nil when it builds unsigned.

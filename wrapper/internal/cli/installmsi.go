@@ -52,8 +52,9 @@ func runInstallMSI(sys System, args []string, stdout, stderr io.Writer) int {
 		return internal.Exit()
 	}
 	// The verbose log goes into the record folder, which only
-	// administrators can write (and read, beyond the record's lines): a
-	// shared temp folder would let a user plant or read it.
+	// administrators can write, created readable by SYSTEM and
+	// Administrators only: a shared temp folder would let a user plant or
+	// read it.
 	install := msiexec.Install{MSI: fs.Arg(0), Properties: props, RecordDir: dir, LogDir: dir, Run: msiexecRunner(path), Now: time.Now}
 	code, outcome, fresh := install.Do(context.Background())
 	if fresh {

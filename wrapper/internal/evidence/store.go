@@ -56,10 +56,11 @@ func Save(dir string, r Record) error {
 	return writeAtomic(dir, FileName, append(data, '\n'))
 }
 
-// writeAtomic writes a private file so that a reader sees the old copy or
-// the new one, never a mix.
+// writeAtomic writes a private file (SYSTEM and Administrators only on
+// Windows, whatever the folder passes on) so that a reader sees the old
+// copy or the new one, never a mix.
 func writeAtomic(dir, name string, data []byte) error {
-	tmp, err := os.CreateTemp(dir, ".ctrld-install-evidence-*")
+	tmp, err := safefile.CreatePrivateTemp(dir, ".ctrld-install-evidence-")
 	if err != nil {
 		return err
 	}

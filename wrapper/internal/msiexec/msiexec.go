@@ -12,8 +12,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
 // Windows Installer exit codes passed through unchanged.
@@ -23,7 +25,7 @@ const (
 	AlreadyRunning  = 1618
 	RebootStarted   = 1641
 	RebootRequired  = 3010
-	LogFileName     = "ctrld-install-msiexec.log"
+	LogFileName     = contract.MsiexecLogFile
 	maxPropertyName = 72
 )
 
@@ -67,13 +69,28 @@ func propertyStart(c byte) bool { return c >= 'A' && c <= 'Z' || c == '_' }
 // recorded outcome of this attempt, if the custom action wrote one.
 func (in Install) Do(ctx context.Context) (int, codes.Outcome, bool) {
 	began := in.Now().Truncate(time.Second)
-	args := append([]string{"/i", in.MSI, "/qn", "/norestart", "/l*v", filepath.Join(in.LogDir, LogFileName)}, in.Properties...)
+	log := filepath.Join(in.LogDir, LogFileName)
+	if err := newLog(log); err != nil {
+		return Failure, codes.Outcome{}, false
+	}
+	args := append([]string{"/i", in.MSI, "/qn", "/norestart", "/l*v", log}, in.Properties...)
 	code, err := in.Run(ctx, args)
 	if err != nil {
 		return Failure, codes.Outcome{}, false
 	}
 	outcome, fresh := in.record(began)
 	return exitCode(code, outcome, fresh), outcome, fresh
+}
+
+// newLog creates the log empty and private before msiexec writes it:
+// msiexec then writes into that file, whose security descriptor stays,
+// instead of one that takes what the folder passes on (Users read).
+func newLog(path string) error {
+	f, err := safefile.CreatePrivate(path)
+	if err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // exitCode passes Windows Installer's success, reboot and busy codes

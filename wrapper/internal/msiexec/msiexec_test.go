@@ -77,7 +77,7 @@ func TestExitCodes(t *testing.T) {
 }
 
 func TestRunnerFailure(t *testing.T) {
-	in := Install{MSI: "x.msi", RecordDir: t.TempDir(), Now: time.Now,
+	in := Install{MSI: "x.msi", RecordDir: t.TempDir(), LogDir: t.TempDir(), Now: time.Now,
 		Run: func(context.Context, []string) (int, error) { return 0, errors.New("no msiexec") }}
 	if got, _, _ := in.Do(context.Background()); got != Failure {
 		t.Fatalf("got %d", got)

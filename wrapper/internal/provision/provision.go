@@ -112,9 +112,10 @@ func (p *Provisioner) underLock(ctx context.Context) codes.Outcome {
 		return codes.Failure(codes.InstallInProgress)
 	}
 	// Nothing is written, and ctrld is not run, in a record folder that a
-	// user other than root could control.
+	// user other than root could control: on Windows it is taken back
+	// first.
 	if err := report.CheckRecordDir(p.Config.RecordDir); err != nil {
-		return p.internal("the last-result folder "+p.Config.RecordDir+" was refused", err)
+		return p.internal("the last-result folder "+p.Config.RecordDir+" was refused and could not be taken back", err)
 	}
 	// Success is the usual outcome: its record is flushed to disk while
 	// ctrld runs, and only renamed into place if it comes true.

@@ -77,16 +77,21 @@ func TestCheckReplaceable(t *testing.T) {
 		"/Library/ControlD":          "/Library/ControlD is not a regular file",
 		"Library/ControlD/ctrld":     "is not an absolute path",
 	} {
-		err := CheckReplaceable(mac(), path, rootOnly)
-		if why == "" {
-			if err != nil {
-				t.Errorf("%s: %v", path, err)
-			}
-			continue
+		wantRefusal(t, path, CheckReplaceable(mac(), path, rootOnly), why)
+	}
+}
+
+// wantRefusal: err is nil when why is empty, else ErrReplaceable saying why.
+func wantRefusal(t *testing.T, path string, err error, why string) {
+	t.Helper()
+	if why == "" {
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
 		}
-		if !errors.Is(err, ErrReplaceable) || !strings.Contains(err.Error(), why) {
-			t.Errorf("%s: got %v, want %q", path, err, why)
-		}
+		return
+	}
+	if !errors.Is(err, ErrReplaceable) || !strings.Contains(err.Error(), why) {
+		t.Errorf("%s: got %v, want %q", path, err, why)
 	}
 }
 

@@ -1,5 +1,18 @@
 package safefile
 
-// Replaceable: on Windows ctrld lives under Program Files, whose ACL the
-// MSI relies on; there is no owner and mode to check.
-func Replaceable(string) error { return nil }
+import (
+	"path/filepath"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/winacl"
+)
+
+// Replaceable checks the file at path on the real file system, trusting
+// SYSTEM, Administrators and the account this process runs as (which
+// could replace the file itself anyway).
+func Replaceable(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	return CheckReplaceableACL(winacl.OS{}, abs)
+}

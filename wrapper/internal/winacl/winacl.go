@@ -2,20 +2,22 @@
 // users might have prepared: %ProgramData%\ControlD, which holds the
 // last-result record. ProgramData lets any user create a folder in it, so
 // the folder the wrapper finds may be a user's, or a junction to somewhere
-// else. The decision is plain logic over a folder's facts, tested on any
-// OS; reading those facts and creating the folder live in the Windows file.
+// else. Whether to use it, and how to take it back when not (Claim), is
+// plain logic over a folder's facts, tested on any OS; reading those
+// facts and changing the folder live in the Windows file.
 //
-// The record stays in a folder, not under HKLM: the Intune detection
-// script, install-msi and the Wine tier read it there, and it survives an
-// MSI rollback as long as the MSI does not own the folder. A folder with a
-// protected DACL that the wrapper checks before each use is as safe as a
-// registry key and keeps one place for the record and its evidence.
+// The record stays in a folder, not under HKLM: msiexec's verbose log
+// needs a folder only administrators can read anyway, the Intune
+// detection script, install-msi and the Wine tier read the record there,
+// and it survives an MSI rollback because the MSI does not own the
+// folder. One protected folder that SYSTEM takes back from whoever made
+// it first (see Claim) keeps the record, its evidence and the log in one
+// place.
 package winacl
 
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 )
 
 // Well-known SIDs.
@@ -35,6 +37,18 @@ const (
 // holds, not inheriting from ProgramData (whose ACL lets users create).
 const ProtectedDACL = "O:BAD:P(A;OICI;FA;;;SY)(A;OICI;FA;;;BA)(A;OICI;0x1200a9;;;BU)"
 
+// HeldDACL is a folder being reset in place: SYSTEM and Administrators
+// alone have access, and an entry for CREATOR OWNER on the folder itself
+// (which matches no account, so grants nothing) makes Judge refuse it
+// until the reset is done.
+const HeldDACL = "O:BAD:P(A;;FA;;;SY)(A;;FA;;;BA)(A;;FA;;;CO)"
+
+// PrivateFile is the security descriptor of the files only SYSTEM and
+// Administrators may read: the evidence copy and msiexec's verbose log.
+// It is protected, so the folder's read entry for Users does not reach
+// them.
+const PrivateFile = "O:BAD:P(A;;FA;;;SY)(A;;FA;;;BA)"
+
 // Rights that let a holder change what the folder holds or who may.
 const (
 	fileAddFile         = 0x00000002 // FILE_WRITE_DATA on a file
@@ -49,8 +63,12 @@ const (
 	genericWrite        = 0x40000000
 	maximumAllowed      = 0x02000000
 
-	writeRights = fileAddFile | fileAddSubdirectory | fileWriteEA | fileDeleteChild | fileWriteAttributes |
+	// WriteRights change what a folder holds or a file says, or who may.
+	WriteRights = fileAddFile | fileAddSubdirectory | fileWriteEA | fileDeleteChild | fileWriteAttributes |
 		deleteRight | writeDAC | writeOwner | genericAll | genericWrite | maximumAllowed
+	// ReplaceRights on a folder let a holder replace what is in it, or
+	// the folder itself; adding a new entry does not.
+	ReplaceRights = fileDeleteChild | deleteRight | writeDAC | writeOwner | genericAll | maximumAllowed
 )
 
 // Entry is one access control entry of a DACL.
@@ -92,32 +110,41 @@ var (
 // SYSTEM runs. Deny entries are not weighed: a folder that only a deny
 // entry protects is refused, to err on the safe side.
 func Judge(f Folder, self string) error {
-	trusted := func(sid string) bool {
-		return sid == System || sid == Administrators || sid == TrustedInstaller || sid == self && self != ""
-	}
 	switch {
 	case f.Reparse:
 		return ErrReparsePoint
 	case !f.Directory:
 		return ErrNotDirectory
+	}
+	return Controlled(f, self, WriteRights)
+}
+
+// Controlled returns nil when only SYSTEM, Administrators and self own f
+// and hold any of rights on it; otherwise ErrOwner, ErrNullDACL or
+// ErrWritable, naming who else may.
+func Controlled(f Folder, self string, rights uint32) error {
+	trusted := func(sid string) bool {
+		return sid == System || sid == Administrators || sid == TrustedInstaller || sid == self && self != ""
+	}
+	switch {
 	case !trusted(f.Owner):
 		return ErrOwner
 	case f.NullDACL:
 		return ErrNullDACL
 	}
 	for _, e := range f.DACL {
-		if grantsWrite(e) && !trusted(e.SID) {
+		if grants(e, rights) && !trusted(e.SID) {
 			return fmt.Errorf("%w: %s", ErrWritable, name(e.SID))
 		}
 	}
 	return nil
 }
 
-// grantsWrite: an allow entry with a write right. CREATOR OWNER applies
+// grants: an allow entry with one of rights. CREATOR OWNER applies
 // only to what its creator creates, and only trustees can create here
 // once no one else may write.
-func grantsWrite(e Entry) bool {
-	if !e.Allow || e.Mask&writeRights == 0 {
+func grants(e Entry, rights uint32) bool {
+	if !e.Allow || e.Mask&rights == 0 {
 		return false
 	}
 	return !(e.SID == CreatorOwner && e.InheritOnly)
@@ -142,27 +169,14 @@ func name(sid string) string {
 // FS is the little of the file system the folder needs; the Windows
 // implementation never follows a reparse point.
 type FS interface {
-	// Create makes the folder with ProtectedDACL; fs.ErrExist when the
-	// path exists.
+	// Create makes the folder with ProtectedDACL, in one step;
+	// fs.ErrExist when the path exists.
 	Create(path string) error
 	// Inspect reads the facts of what is at path; fs.ErrNotExist when
 	// nothing is.
 	Inspect(path string) (Folder, error)
 	// Self is the SID of the account the process runs as.
 	Self() (string, error)
-}
-
-// Ensure makes the folder, or accepts the one that exists only when Judge
-// does. The error says why, for the OS log.
-func Ensure(fsys FS, path string) error {
-	err := fsys.Create(path)
-	if err == nil {
-		return nil
-	}
-	if !errors.Is(err, fs.ErrExist) {
-		return err
-	}
-	return Check(fsys, path)
 }
 
 // Check accepts an existing folder only when Judge does.

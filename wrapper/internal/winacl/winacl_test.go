@@ -2,7 +2,6 @@ package winacl
 
 import (
 	"errors"
-	"io/fs"
 	"regexp"
 	"strconv"
 	"strings"
@@ -23,36 +22,40 @@ func programDataInherited() Folder {
 	}}
 }
 
-// parseDACL reads the (A;flags;rights;;;trustee) entries of an SDDL
-// string, enough to judge ProtectedDACL as Windows would build it.
-func parseDACL(t *testing.T, sddl string) Folder {
-	t.Helper()
-	aliases := map[string]string{"SY": System, "BA": Administrators, "BU": Users, "WD": Everyone, "AU": AuthenticatedUsers}
+// parseSDDL reads the owner and the (A;flags;rights;;;trustee) entries
+// of a protected SDDL string, enough to judge a descriptor as Windows
+// would build it. It panics on anything else: the strings are constants.
+func parseSDDL(sddl string) Folder {
+	aliases := map[string]string{"SY": System, "BA": Administrators, "BU": Users, "WD": Everyone, "AU": AuthenticatedUsers, "CO": CreatorOwner}
 	rights := map[string]uint32{"FA": 0x1f01ff, "FR": 0x120089}
-	owner := regexp.MustCompile(`O:([A-Z]{2})`).FindStringSubmatch(sddl)
-	if owner == nil || !strings.Contains(sddl, "D:P(") {
-		t.Fatalf("%q: no owner or not protected", sddl)
+	owner := regexp.MustCompile(`^O:([A-Z]{2})D:P\(`).FindStringSubmatch(sddl)
+	if owner == nil {
+		panic(sddl + ": no owner or not protected")
 	}
 	f := Folder{Directory: true, Owner: aliases[owner[1]]}
-	for _, m := range regexp.MustCompile(`\(([AD]);([A-Z]*);([^;]+);;;([A-Z]{2})\)`).FindAllStringSubmatch(sddl, -1) {
+	entry := regexp.MustCompile(`\(([AD]);([A-Z]*);([^;]+);;;([A-Z]{2})\)`)
+	if rest := entry.ReplaceAllString(sddl[len(owner[0])-1:], ""); rest != "" {
+		panic(sddl + ": unread " + rest)
+	}
+	for _, m := range entry.FindAllStringSubmatch(sddl, -1) {
 		mask, ok := rights[m[3]]
 		if !ok {
 			n, err := strconv.ParseUint(strings.TrimPrefix(m[3], "0x"), 16, 32)
 			if err != nil {
-				t.Fatalf("rights %q", m[3])
+				panic(sddl + ": rights " + m[3])
 			}
 			mask = uint32(n)
 		}
 		f.DACL = append(f.DACL, Entry{Allow: m[1] == "A", SID: aliases[m[4]], Mask: mask, InheritOnly: strings.Contains(m[2], "IO")})
 	}
-	if len(f.DACL) != 3 {
-		t.Fatalf("%q: %d entries", sddl, len(f.DACL))
-	}
 	return f
 }
 
 func TestJudge(t *testing.T) {
-	created := parseDACL(t, ProtectedDACL)
+	created := parseSDDL(ProtectedDACL)
+	if len(created.DACL) != 3 {
+		t.Fatalf("%d entries", len(created.DACL))
+	}
 	with := func(f Folder, change func(*Folder)) Folder {
 		f.DACL = append([]Entry(nil), f.DACL...)
 		change(&f)
@@ -90,7 +93,7 @@ func TestJudge(t *testing.T) {
 			f.DACL = append(f.DACL, Entry{Allow: true, SID: CreatorOwner, Mask: genericAll})
 		}), ErrWritable},
 		"a deny entry does not vouch": {with(created, func(f *Folder) {
-			f.DACL = append(f.DACL, Entry{Allow: false, SID: Users, Mask: writeRights}, Entry{Allow: true, SID: Users, Mask: fileAddFile})
+			f.DACL = append(f.DACL, Entry{Allow: false, SID: Users, Mask: WriteRights}, Entry{Allow: true, SID: Users, Mask: fileAddFile})
 		}), ErrWritable},
 		"Users read and execute only": {with(created, func(f *Folder) { f.DACL[2].Mask = 0x1200a9 }), nil},
 	} {
@@ -139,55 +142,24 @@ func programDataInheritedOwnedBy(owner string) Folder {
 	return f
 }
 
-type fakeFS struct {
-	exists  bool
-	folder  Folder
-	created bool
-	err     error
-}
-
-func (f *fakeFS) Create(string) error {
-	if f.err != nil {
-		return f.err
+// The evidence copy and msiexec's log: SYSTEM and Administrators only,
+// protected, so the folder's read entry for Users does not flow in.
+func TestPrivateFileIsForSystemAndAdministratorsOnly(t *testing.T) {
+	f := parseSDDL(PrivateFile)
+	got := map[string]bool{}
+	for _, e := range f.DACL {
+		if !e.Allow || e.InheritOnly {
+			t.Fatalf("entry %+v", e)
+		}
+		got[e.SID] = true
 	}
-	if f.exists {
-		return fs.ErrExist
+	if len(got) != 2 || !got[System] || !got[Administrators] {
+		t.Fatalf("PrivateFile grants %v", got)
 	}
-	f.created = true
-	return nil
-}
-
-func (f *fakeFS) Self() (string, error) { return System, nil }
-
-func (f *fakeFS) Inspect(string) (Folder, error) {
-	if !f.exists {
-		return Folder{}, fs.ErrNotExist
+	if f.Owner != Administrators {
+		t.Fatalf("owner %s", f.Owner)
 	}
-	return f.folder, nil
-}
-
-func TestEnsure(t *testing.T) {
-	fresh := &fakeFS{}
-	if err := Ensure(fresh, `C:\ProgramData\ControlD`); err != nil || !fresh.created {
-		t.Fatalf("fresh: %v, created %v", err, fresh.created)
-	}
-	planted := &fakeFS{exists: true, folder: programDataInherited()}
-	if err := Ensure(planted, `C:\ProgramData\ControlD`); !errors.Is(err, ErrOwner) {
-		t.Fatalf("planted: %v", err)
-	}
-	junction := &fakeFS{exists: true, folder: Folder{Reparse: true, Directory: true, Owner: Administrators}}
-	if err := Ensure(junction, `C:\ProgramData\ControlD`); !errors.Is(err, ErrReparsePoint) {
-		t.Fatalf("junction: %v", err)
-	}
-	ours := &fakeFS{exists: true, folder: parseDACL(t, ProtectedDACL)}
-	if err := Ensure(ours, `C:\ProgramData\ControlD`); err != nil {
-		t.Fatalf("our own folder: %v", err)
-	}
-	denied := &fakeFS{err: fs.ErrPermission}
-	if err := Ensure(denied, `C:\ProgramData\ControlD`); !errors.Is(err, fs.ErrPermission) {
-		t.Fatalf("create failed: %v", err)
-	}
-	if err := Check(&fakeFS{}, `C:\ProgramData\ControlD`); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("missing: %v", err)
+	if !strings.Contains(ProtectedDACL, ";;;BU)") {
+		t.Fatal("the folder no longer lets Users read the record; then PrivateFile need not be protected")
 	}
 }
