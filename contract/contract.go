@@ -103,8 +103,12 @@ const (
 
 // CtrldRunFiles are ctrld's sockets and pid file in RunDir.
 func CtrldRunFiles(ctrld string) []string {
-	return []string{ctrld + "_control.sock", ctrld + "_start.sock", ctrld + ".pid"}
+	return []string{CtrldControlSocket(ctrld), ctrld + "_start.sock", ctrld + ".pid"}
 }
+
+// CtrldControlSocket is the socket in RunDir on which ctrld's daemon
+// answers ctrld's own commands once it is up.
+func CtrldControlSocket(ctrld string) string { return ctrld + "_control.sock" }
 
 // CtrldLogs are ctrld's logs in LogDir.
 func CtrldLogs(ctrld string) []string { return []string{ctrld + ".log", ctrld + ".err"} }
