@@ -113,6 +113,9 @@ func CtrldControlSocket(ctrld string) string { return ctrld + "_control.sock" }
 // CtrldLogs are ctrld's logs in LogDir.
 func CtrldLogs(ctrld string) []string { return []string{ctrld + ".log", ctrld + ".err"} }
 
+// CtrldHomeLogs are the logs ctrld v2 keeps in the home dir instead.
+func CtrldHomeLogs(ctrld string) []string { return []string{ctrld + ".log"} }
+
 // VersionVar is the variable the release build stamps with -X: the
 // wrapper's `version` prints it.
 const VersionVar = "github.com/ctrld-install/ctrld-install/wrapper/internal/cli.Version"

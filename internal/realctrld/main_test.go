@@ -20,6 +20,8 @@ var scenarios = map[string]realctrld.Scenario{
 	"tarball":              tarball,
 	"offline-purge":        offlinePurge,
 	"ctrld-outputs":        captureOutputs,
+	"offline-upgrade":      offlineUpgrade,
+	"version-upgrade":      versionUpgrade,
 }
 
 func TestMain(m *testing.M) {

@@ -1,0 +1,67 @@
+//go:build linux
+
+package realctrld_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/internal/realctrld"
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
+)
+
+// A fleet moving to the next ctrld: a provisioned install of one version,
+// then the package of the next (at a higher package version), online,
+// then a purge that leaves nothing of either.
+func versionUpgrade(b *realctrld.Box) {
+	installProvisionedDeb(b)
+	b.RecordProcesses("installed")
+	b.Remove(settingsFile)
+	b.Run("dpkg -i (next)", slow, nil, "dpkg", "-i", realctrld.Share+"/ctrld-next.deb")
+	b.Run("ctrld --version", quick, nil, "/usr/bin/ctrld", "--version")
+	b.Run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
+	b.RecordProcesses("upgraded")
+	b.Snapshot("upgraded", resolvConf, "/etc/controld/ctrld.log")
+	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
+	recordRemoval(b, "after-purge")
+}
+
+func TestPackageUpgradeToTheNextCtrld(t *testing.T) {
+	all := realctrld.Binaries(t)
+	if len(all) < 2 {
+		testenv.Unavailable(t, "%s names one ctrld; this scenario upgrades from the first to the next", realctrld.BinaryEnv)
+	}
+	for i := range all[:len(all)-1] {
+		from, to := all[i], all[i+1]
+		t.Run(from.Version+"-to-"+to.Version, func(t *testing.T) {
+			s := newSandbox(t, from, "version-upgrade")
+			shareNext(t, s, to)
+			r := judgeScenario(t, s, 8*time.Minute)
+			wantLineOnce(t, step(t, r, "dpkg -i"), lineComplete)
+			upgrade := step(t, r, "dpkg -i (next)")
+			wantLineOnce(t, upgrade, lineComplete)
+			if upgrade.Exit != 0 {
+				t.Errorf("upgrade: exit %d\n%s%s", upgrade.Exit, upgrade.Stdout, upgrade.Stderr)
+			}
+			if v := step(t, r, "ctrld --version").Stdout; !strings.Contains(v, strings.Split(to.Version, "-linux-")[0]) {
+				t.Errorf("the packaged ctrld is %q", v)
+			}
+			if st := step(t, r, "ctrld status"); st.Exit != 0 {
+				t.Errorf("ctrld status after the upgrade: exit %d", st.Exit)
+			}
+			if daemons := ctrldProcesses(r.ProcessSnapshots["upgraded"]); len(daemons) != 1 {
+				t.Errorf("want one daemon after the upgrade, got %v", daemons)
+			}
+			purge := step(t, r, "dpkg --purge")
+			if purge.Exit != 0 || purge.Duration > removalBound {
+				t.Errorf("purge: exit %d after %s\n%s%s", purge.Exit, purge.Duration, purge.Stdout, purge.Stderr)
+			}
+			wantNothingLeft(t, r, "after-purge")
+			wantResolvRestored(t, r)
+			if left := ctrldProcesses(r.ProcessSnapshots["after-purge"]); len(left) > 0 {
+				t.Errorf("ctrld still runs after the purge: %v", left)
+			}
+		})
+	}
+}
