@@ -70,11 +70,40 @@ func (Linux) Gate(context.Context, Service) bool { return true }
 // runs under systemd, sysvinit or OpenRC. A daemon that runs without
 // answering is not restarted (ErrNotReady): it keeps the machine as it
 // is and takes the new binary at its next restart.
+//
+// A restart that fails or is cut short may have stopped the old daemon
+// (and a cut-short one takes the daemon it started down with its process
+// group): then the service is started again through the init system, so
+// a service runs either way.
 func (l Linux) Reload(ctx context.Context, svc Service) error {
 	if !l.Ready(svc) {
 		return ErrNotReady
 	}
-	return l.Run(ctx, svc.Env, svc.Ctrld, "restart")
+	err := l.Run(ctx, svc.Env, svc.Ctrld, "restart")
+	if err != nil {
+		l.keepRunning(svc)
+	}
+	return err
+}
+
+// restartBound bounds starting the service again after a failed reload.
+const restartBound = 3 * time.Second
+
+// keepRunning starts svc through the init system when no process of it
+// runs: systemd queues the start, a sysv script starts the daemon.
+func (l Linux) keepRunning(svc Service) {
+	if l.Proc == "" || l.Etc == "" || leftover.Running(l.Proc, svc.Ctrld) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), restartBound)
+	defer cancel()
+	if l.RunDir != "" && l.Systemctl != "" && leftover.SystemdRuns(l.RunDir) {
+		l.SystemctlRun(ctx, "--no-block", "start", svc.Name+".service")
+		return
+	}
+	if script := filepath.Join(l.Etc, "init.d", svc.Name); anyExists([]string{script}) {
+		l.Run(ctx, svc.Env, script, "start")
+	}
 }
 
 // Ready reports whether ctrld's commands can reach its daemon: it answers

@@ -11,6 +11,7 @@ const (
 	uninstallTimeout = 2 * time.Minute
 	// reloadBudget leaves the reload to --timeout and the gate to
 	// --gate-timeout.
-	reloadBudget  = DefaultTimeout + DefaultGateTimeout
-	cleanupBudget = 0
+	reloadBudget   = DefaultTimeout + DefaultGateTimeout
+	restartTimeout = DefaultTimeout
+	cleanupBudget  = 0
 )

@@ -286,11 +286,11 @@ func (p *Provisioner) upgrade(ctx context.Context, svc platform.Service) codes.O
 // reload restarts the existing service within reloadBudget, its success
 // gate included: an offline upgrade must not hold the package manager for
 // minutes. A reload that fails, is cut short or finds the daemon not
-// ready is SERVICE_RELOAD_FAILED, and the service is left as it was.
+// ready is SERVICE_RELOAD_FAILED, and the service still runs.
 func (p *Provisioner) reload(ctx context.Context, svc platform.Service) codes.Outcome {
 	bctx, cancel := context.WithTimeout(ctx, reloadBudget)
 	defer cancel()
-	rctx, cancelRun := context.WithTimeoutCause(bctx, p.Config.Timeout, errTimeout)
+	rctx, cancelRun := context.WithTimeoutCause(bctx, min(p.Config.Timeout, restartTimeout), errTimeout)
 	defer cancelRun()
 	err := p.OS.Reload(rctx, svc)
 	if interrupted(ctx) {
