@@ -87,7 +87,7 @@ func (l Linux) Reload(ctx context.Context, svc Service) error {
 }
 
 // restartBound bounds starting the service again after a failed reload.
-const restartBound = 3 * time.Second
+const restartBound = 2 * time.Second
 
 // keepRunning starts svc through the init system when no process of it
 // runs: systemd queues the start, a sysv script starts the daemon.

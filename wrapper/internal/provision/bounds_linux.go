@@ -13,9 +13,10 @@ const (
 	uninstallTimeout = 14 * time.Second
 	// reloadBudget bounds an upgrade's reload and its success gate
 	// together; restartTimeout cuts ctrld restart short within it (it
-	// needs about 19 s online), leaving the gate the rest.
-	reloadBudget   = 26 * time.Second
-	restartTimeout = 21 * time.Second
+	// needs about 19 s online, more on a loaded machine), leaving the
+	// gate the rest.
+	reloadBudget   = 27 * time.Second
+	restartTimeout = 24 * time.Second
 	// cleanupBudget bounds the clean-up after a failed fresh install.
 	cleanupBudget = 10 * time.Second
 )
