@@ -36,7 +36,7 @@ var footprint = []string{
 	"/etc/init.d/ctrld", "/etc/rc?.d/*ctrld*", "/etc/systemd/system/ctrld.service",
 	"/var/log/ctrld.log", "/var/log/ctrld.err",
 	"/run/ctrld_control.sock", "/run/ctrld_start.sock", "/run/ctrld.pid",
-	"/etc/controld", "/etc/resolv.pre-ctrld-backup.conf",
+	"/etc/controld", "/etc/controld/*", "/etc/resolv.pre-ctrld-backup.conf",
 	"/usr/bin/ctrld", "/usr/bin/ctrld-install",
 }
 

@@ -74,14 +74,19 @@ func (Linux) Gate(context.Context, Service) bool { return true }
 // A restart that fails or is cut short may have stopped the old daemon
 // (and a cut-short one takes the daemon it started down with its process
 // group): then the service is started again through the init system, so
-// a service runs either way.
+// a service runs either way. When the daemon that runs afterwards runs
+// the new binary, the reload did its work and the success gate decides.
 func (l Linux) Reload(ctx context.Context, svc Service) error {
 	if !l.Ready(svc) {
 		return ErrNotReady
 	}
 	err := l.Run(ctx, svc.Env, svc.Ctrld, "restart")
-	if err != nil {
-		l.keepRunning(svc)
+	if err == nil {
+		return nil
+	}
+	l.keepRunning(svc)
+	if l.Proc != "" && leftover.RunningFile(l.Proc, svc.Ctrld) {
+		return nil
 	}
 	return err
 }

@@ -16,7 +16,7 @@ const (
 	// needs about 19 s online, more on a loaded machine), leaving the
 	// gate the rest.
 	reloadBudget   = 27 * time.Second
-	restartTimeout = 24 * time.Second
+	restartTimeout = 22 * time.Second
 	// cleanupBudget bounds the clean-up after a failed fresh install.
 	cleanupBudget = 10 * time.Second
 )
