@@ -168,6 +168,22 @@ func wantLineOnce(t *testing.T, st realctrld.Step, line string) {
 	}
 }
 
+// wantRemoved checks a package removal step and what it left (the
+// snapshot recordRemoval took): exit 0 within the contract's bound,
+// nothing of ctrld left, resolv.conf as before, no ctrld running.
+func wantRemoved(t *testing.T, r *realctrld.Report, stepName, snapshot string) {
+	t.Helper()
+	st := step(t, r, stepName)
+	if st.Exit != 0 || st.Duration > removalBound {
+		t.Errorf("%s: exit %d after %s\n%s%s", stepName, st.Exit, st.Duration, st.Stdout, st.Stderr)
+	}
+	wantNothingLeft(t, r, snapshot)
+	wantResolvRestored(t, r)
+	if left := ctrldProcesses(r.ProcessSnapshots[snapshot]); len(left) > 0 {
+		t.Errorf("ctrld still runs after %s: %v", stepName, left)
+	}
+}
+
 // wantNothingLeft checks a footprint snapshot: none of it exists.
 func wantNothingLeft(t *testing.T, r *realctrld.Report, snapshot string) {
 	t.Helper()

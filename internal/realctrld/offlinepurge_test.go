@@ -53,15 +53,7 @@ func TestOfflinePurgeIsBounded(t *testing.T) {
 		r := runScenario(t, ctrld, "offline-purge", 8*time.Minute)
 		wantLineOnce(t, step(t, r, "dpkg -i"), lineComplete)
 		wantBootedOffline(t, r)
-		purge := step(t, r, "dpkg --purge")
-		if purge.Exit != 0 || purge.Duration > removalBound {
-			t.Errorf("purge: exit %d after %s\n%s%s", purge.Exit, purge.Duration, purge.Stdout, purge.Stderr)
-		}
-		wantLineOnce(t, purge, removalLine+" (at most 30 s)")
-		if left := ctrldProcesses(r.ProcessSnapshots["after-purge"]); len(left) > 0 {
-			t.Errorf("ctrld still runs after the purge: %v", left)
-		}
-		wantNothingLeft(t, r, "after-purge")
-		wantResolvRestored(t, r)
+		wantRemoved(t, r, "dpkg --purge", "after-purge")
+		wantLineOnce(t, step(t, r, "dpkg --purge"), removalLine+" (at most 30 s)")
 	})
 }

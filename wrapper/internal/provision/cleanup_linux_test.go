@@ -103,27 +103,36 @@ func TestUninstallOnSysvLeavesSystemctlAlone(t *testing.T) {
 	}
 }
 
-// A daemon that booted offline runs without its control socket: ctrld
-// uninstall would wait minutes for it, so it is not run; the clean-up
-// stops the daemon itself. The daemon is a copy of sh (its /proc exe is
-// the binary); run as "ctrld uninstall" it would fail, exit 127.
-func TestUninstallSkipsCtrldWhenItsDaemonDoesNotAnswer(t *testing.T) {
+// silentDaemon starts a daemon of a ctrld binary that never opens its
+// control socket, as one that booted offline: the binary is a copy of sh
+// (its /proc exe is the binary).
+func silentDaemon(t *testing.T) (ctrld string, daemon *exec.Cmd) {
+	t.Helper()
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip(err)
 	}
-	l, systemctl, _ := systemdRoots(t, contract.Ctrld)
-	l.Proc = "/proc"
-	ctrld := filepath.Join(t.TempDir(), contract.Ctrld)
+	ctrld = filepath.Join(t.TempDir(), contract.Ctrld)
 	data, _ := os.ReadFile(sh)
 	os.WriteFile(ctrld, data, 0o755)
-	daemon := exec.Command(ctrld, "-c", "sleep 60")
+	daemon = exec.Command(ctrld, "-c", "sleep 60")
 	if err := daemon.Start(); err != nil {
 		t.Fatal(err)
 	}
+	time.Sleep(200 * time.Millisecond)
+	return ctrld, daemon
+}
+
+// A daemon that booted offline runs without its control socket: ctrld
+// uninstall would wait minutes for it, so it is not run; the clean-up
+// stops the daemon itself. Run as "ctrld uninstall", the copy of sh
+// would fail, exit 127.
+func TestUninstallSkipsCtrldWhenItsDaemonDoesNotAnswer(t *testing.T) {
+	l, systemctl, _ := systemdRoots(t, contract.Ctrld)
+	l.Proc = "/proc"
+	ctrld, daemon := silentDaemon(t)
 	done := make(chan struct{})
 	go func() { daemon.Wait(); close(done) }()
-	time.Sleep(200 * time.Millisecond)
 	home := t.TempDir()
 	began := time.Now()
 	code := Uninstall(context.Background(), Config{Ctrld: ctrld, Home: home, RecordDir: home, Grace: time.Second}, l)
@@ -258,21 +267,10 @@ func TestOfflineUpgradeIsBoundedAndKeepsTheService(t *testing.T) {
 // A daemon that booted offline does not answer: ctrld restart is not
 // even tried, and the answer comes at once.
 func TestUpgradeLeavesADaemonThatDoesNotAnswer(t *testing.T) {
-	sh, err := exec.LookPath("sh")
-	if err != nil {
-		t.Skip(err)
-	}
 	l, systemctl, files := systemdRoots(t, contract.Ctrld)
 	l.Proc = "/proc"
-	ctrld := filepath.Join(t.TempDir(), contract.Ctrld)
-	data, _ := os.ReadFile(sh)
-	os.WriteFile(ctrld, data, 0o755)
-	daemon := exec.Command(ctrld, "-c", "sleep 60")
-	if err := daemon.Start(); err != nil {
-		t.Fatal(err)
-	}
+	ctrld, daemon := silentDaemon(t)
 	defer daemon.Process.Kill()
-	time.Sleep(200 * time.Millisecond)
 	p, _ := newProvisioner(t, ctrld, l, files[:1], settings.Settings{})
 	began := time.Now()
 	if o := p.Run(context.Background()); o.Exit() != 66 {
