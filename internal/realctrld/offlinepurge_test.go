@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/internal/realctrld"
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
 )
 
 // The slow case: a machine provisioned earlier boots offline, so the
@@ -19,6 +20,19 @@ func offlinePurge(b *realctrld.Box) {
 	bootOffline(b)
 	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
 	recordRemoval(b, "after-purge")
+}
+
+// offlineErase is offlinePurge for the .rpm.
+func offlineErase(b *realctrld.Box) {
+	b.Snapshot("resolv-before", resolvConf)
+	b.Must("rpm", "--initdb")
+	b.StartAPI(testenv.Canary, realctrld.Accept)
+	writeSettings(b)
+	// --nodeps: nothing in Debian's empty rpm database provides /bin/sh.
+	b.Run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", realctrld.Share+"/ctrld.rpm")
+	bootOffline(b)
+	b.Run("rpm -e", slow, nil, "rpm", "-e", "ctrld")
+	recordRemoval(b, "after-erase")
 }
 
 // bootOffline is a power loss, then a boot with no network: the daemon
@@ -55,5 +69,15 @@ func TestOfflinePurgeIsBounded(t *testing.T) {
 		wantBootedOffline(t, r)
 		wantRemoved(t, r, "dpkg --purge", "after-purge")
 		wantLineOnce(t, step(t, r, "dpkg --purge"), removalLine+" (at most 30 s)")
+	})
+}
+
+func TestOfflineEraseIsBounded(t *testing.T) {
+	forEachCtrld(t, func(t *testing.T, ctrld realctrld.Ctrld) {
+		r := runScenario(t, ctrld, "offline-erase", 8*time.Minute)
+		wantLineOnce(t, step(t, r, "rpm -i"), lineComplete)
+		wantBootedOffline(t, r)
+		wantRemoved(t, r, "rpm -e", "after-erase")
+		wantLineOnce(t, step(t, r, "rpm -e"), removalLine+" (at most 30 s)")
 	})
 }

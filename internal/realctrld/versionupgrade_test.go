@@ -22,7 +22,7 @@ func versionUpgrade(b *realctrld.Box) {
 	b.Run("ctrld --version", quick, nil, "/usr/bin/ctrld", "--version")
 	b.Run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
 	b.RecordProcesses("upgraded")
-	b.Snapshot("upgraded", resolvConf, "/etc/controld/ctrld.log")
+	b.Snapshot("upgraded", resolvConf, "/etc/controld/ctrld.log", "/var/log/ctrld.log", "/var/log/ctrld.err", "/etc/init.d/ctrld")
 	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
 	recordRemoval(b, "after-purge")
 }
@@ -51,7 +51,9 @@ func TestPackageUpgradeToTheNextCtrld(t *testing.T) {
 				t.Errorf("ctrld status after the upgrade: exit %d", st.Exit)
 			}
 			if daemons := ctrldProcesses(r.ProcessSnapshots["upgraded"]); len(daemons) != 1 {
-				t.Errorf("want one daemon after the upgrade, got %v", daemons)
+				snap, _ := r.SnapshotNamed("upgraded")
+				t.Errorf("want one daemon after the upgrade, got %v; its logs:\n%s\n%s\n%s", daemons,
+					realctrld.Redact(snap.File("/etc/controld/ctrld.log").Content), realctrld.Redact(snap.File("/var/log/ctrld.log").Content), realctrld.Redact(snap.File("/var/log/ctrld.err").Content))
 			}
 			wantRemoved(t, r, "dpkg --purge", "after-purge")
 		})
