@@ -107,11 +107,18 @@ const (
 
 // CtrldRunFiles are ctrld's sockets and pid file in RunDir.
 func CtrldRunFiles(ctrld string) []string {
-	return []string{ctrld + "_control.sock", ctrld + "_start.sock", ctrld + ".pid"}
+	return []string{CtrldControlSocket(ctrld), ctrld + "_start.sock", ctrld + ".pid"}
 }
+
+// CtrldControlSocket is the socket in RunDir on which ctrld's daemon
+// answers ctrld's own commands once it is up.
+func CtrldControlSocket(ctrld string) string { return ctrld + "_control.sock" }
 
 // CtrldLogs are ctrld's logs in LogDir.
 func CtrldLogs(ctrld string) []string { return []string{ctrld + ".log", ctrld + ".err"} }
+
+// CtrldHomeLogs are the logs ctrld v2 keeps in the home dir instead.
+func CtrldHomeLogs(ctrld string) []string { return []string{ctrld + ".log"} }
 
 // VersionVar is the variable the release build stamps with -X: the
 // wrapper's `version` prints it.

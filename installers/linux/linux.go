@@ -53,7 +53,7 @@ func (p Package) CtrldName() string { return filepath.Base(p.Ctrld) }
 func (p Package) vars(bin string) scriptVars {
 	name := p.CtrldName()
 	return scriptVars{Bin: bin, Ctrld: name, Wrapper: contract.Wrapper, Home: Home, SettingsFile: SettingsFile, HomeFiles: contract.HomeFiles,
-		RunFiles: within(contract.RunDir, contract.CtrldRunFiles(name)), Logs: within(contract.LogDir, contract.CtrldLogs(name))}
+		RunFiles: within(contract.RunDir, contract.CtrldRunFiles(name)), Logs: append(within(contract.LogDir, contract.CtrldLogs(name)), within(Home, contract.CtrldHomeLogs(name))...)}
 }
 
 // within names each file in dir, with the forward slashes of the target.

@@ -150,7 +150,8 @@ func TestRemovalScriptsFollowTheContract(t *testing.T) {
 			t.Errorf("postremove does not remove %s:\n%s", f, post)
 		}
 	}
-	for _, f := range append(within(contract.RunDir, contract.CtrldRunFiles("ctrld-client")), within(contract.LogDir, contract.CtrldLogs("ctrld-client"))...) {
+	ctrldFiles := append(within(contract.RunDir, contract.CtrldRunFiles("ctrld-client")), within(contract.LogDir, contract.CtrldLogs("ctrld-client"))...)
+	for _, f := range append(ctrldFiles, within(contract.Home, contract.CtrldHomeLogs("ctrld-client"))...) {
 		if !strings.Contains(string(post), " "+f+" ") && !strings.Contains(string(post), " "+f+"\n") {
 			t.Errorf("postremove does not remove ctrld's %s:\n%s", f, post)
 		}

@@ -20,7 +20,8 @@ type scriptVars struct {
 	HomeFiles []string
 	// RunFiles are ctrld's sockets and pid file, removed with the package.
 	RunFiles []string
-	// Logs are ctrld's logs, removed on purge.
+	// Logs are ctrld's logs (v1 in /var/log, v2 in Home), removed on
+	// purge.
 	Logs []string
 }
 

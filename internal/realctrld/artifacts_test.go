@@ -14,15 +14,30 @@ import (
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
 )
 
-// artifacts are built once per test binary and linked into each
-// scenario's share folder.
+// artifacts are built once per real ctrld and test binary, and linked
+// into each scenario's share folder.
 type artifacts struct {
 	dir  string
 	err  string
 	once sync.Once
 }
 
-var built artifacts
+var (
+	builtMu sync.Mutex
+	built   = map[string]*artifacts{}
+)
+
+// artifactsOf returns the artifacts of one real ctrld, built on first use.
+func artifactsOf(t *testing.T, real string) string {
+	builtMu.Lock()
+	a, ok := built[real]
+	if !ok {
+		a = &artifacts{}
+		built[real] = a
+	}
+	builtMu.Unlock()
+	return a.build(t, real)
+}
 
 // Names in the share folder.
 const (
@@ -31,6 +46,11 @@ const (
 	shareDeb     = "ctrld.deb"
 	shareRPM     = "ctrld.rpm"
 	shareTarball = "ctrld.tar.gz"
+	// shareUpgradeDeb is the same ctrld packaged at a higher version.
+	shareUpgradeDeb = "ctrld-upgrade.deb"
+	// shareNextDeb is the next real ctrld's upgrade package, for a
+	// scenario that upgrades from one version to the next.
+	shareNextDeb = "ctrld-next.deb"
 )
 
 func (a *artifacts) build(t *testing.T, real string) string {
@@ -55,14 +75,19 @@ func (a *artifacts) build(t *testing.T, real string) string {
 			Ctrld: filepath.Join(dir, shareCtrld), Wrapper: filepath.Join(dir, shareWrapper),
 			MTime: time.Unix(1767225600, 0),
 		}
-		for format, name := range map[string]string{"deb": shareDeb, "rpm": shareRPM} {
-			f, err := os.Create(filepath.Join(dir, name))
+		upgrade := pkg
+		upgrade.Version = realctrld.UpgradeVersion
+		for _, b := range []struct {
+			pkg          linux.Package
+			format, name string
+		}{{pkg, "deb", shareDeb}, {pkg, "rpm", shareRPM}, {upgrade, "deb", shareUpgradeDeb}} {
+			f, err := os.Create(filepath.Join(dir, b.name))
 			if err == nil {
-				err = pkg.Build(format, f)
+				err = b.pkg.Build(b.format, f)
 				f.Close()
 			}
 			if err != nil {
-				a.err = format + ": " + err.Error()
+				a.err = b.name + ": " + err.Error()
 				return
 			}
 		}
@@ -83,15 +108,32 @@ func (a *artifacts) build(t *testing.T, real string) string {
 
 // newSandbox prepares a scenario with the real ctrld, the wrapper and
 // the packages in its share folder.
-func newSandbox(t *testing.T, name string) *realctrld.Sandbox {
+func newSandbox(t *testing.T, ctrld realctrld.Ctrld, name string) *realctrld.Sandbox {
 	t.Helper()
-	real := realctrld.Binary(t)
 	s := realctrld.NewSandbox(t, name)
-	dir := built.build(t, real)
-	for _, n := range []string{shareCtrld, shareWrapper, shareDeb, shareRPM, shareTarball} {
+	dir := artifactsOf(t, ctrld.Path)
+	for _, n := range []string{shareCtrld, shareWrapper, shareDeb, shareRPM, shareTarball, shareUpgradeDeb} {
 		if err := os.Link(filepath.Join(dir, n), filepath.Join(s.ShareDir(), n)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	return s
+}
+
+// shareNext links the next real ctrld's upgrade package into the
+// scenario's share folder as shareNextDeb.
+func shareNext(t *testing.T, s *realctrld.Sandbox, next realctrld.Ctrld) {
+	t.Helper()
+	dir := artifactsOf(t, next.Path)
+	if err := os.Link(filepath.Join(dir, shareUpgradeDeb), filepath.Join(s.ShareDir(), shareNextDeb)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// forEachCtrld runs test once per real ctrld, as a subtest named after
+// its version.
+func forEachCtrld(t *testing.T, test func(t *testing.T, ctrld realctrld.Ctrld)) {
+	for _, c := range realctrld.Binaries(t) {
+		t.Run(c.Version, func(t *testing.T) { test(t, c) })
+	}
 }

@@ -26,45 +26,47 @@ func debSuccess(b *realctrld.Box) {
 }
 
 func TestDebProvisionsForReal(t *testing.T) {
-	r := runScenario(t, "deb-success", 8*time.Minute)
-	install := step(t, r, "dpkg -i")
-	wantLineOnce(t, install, lineComplete)
-	if install.Exit != 0 {
-		t.Errorf("dpkg -i: exit %d\n%s", install.Exit, install.Stdout)
-	}
-	if st := step(t, r, "ctrld status"); st.Exit != 0 {
-		t.Errorf("ctrld status: exit %d", st.Exit)
-	}
-	daemons := ctrldProcesses(r.ProcessSnapshots["installed"])
-	if len(daemons) != 1 || !strings.Contains(strings.Join(daemons[0].Argv, " "), "run ") ||
-		!strings.Contains(strings.Join(daemons[0].Argv, " "), "--cd="+realctrld.DeviceUID) {
-		t.Errorf("want one daemon running with the uid, got %v", daemons)
-	}
-	installed, _ := r.SnapshotNamed("installed")
-	if !strings.Contains(installed.File(resolvConf).Content, "nameserver 127.0.0.1") {
-		t.Errorf("resolv.conf does not point at ctrld: %q", installed.File(resolvConf).Content)
-	}
-	upgrade := step(t, r, "dpkg -i (upgrade)")
-	wantLineOnce(t, upgrade, lineComplete)
-	if upgrade.Exit != 0 || step(t, r, "ctrld status after upgrade").Exit != 0 {
-		t.Errorf("upgrade: exit %d\n%s", upgrade.Exit, upgrade.Stdout)
-	}
-	provisions := 0
-	for _, q := range r.API {
-		if q.Kind == "prov_token" {
-			provisions++
+	forEachCtrld(t, func(t *testing.T, ctrld realctrld.Ctrld) {
+		r := runScenario(t, ctrld, "deb-success", 8*time.Minute)
+		install := step(t, r, "dpkg -i")
+		wantLineOnce(t, install, lineComplete)
+		if install.Exit != 0 {
+			t.Errorf("dpkg -i: exit %d\n%s", install.Exit, install.Stdout)
 		}
-	}
-	if provisions != 1 {
-		t.Errorf("the token was posted %d times; the upgrade must not provision again", provisions)
-	}
-	purge := step(t, r, "dpkg --purge")
-	if purge.Exit != 0 || purge.Duration > 90*time.Second {
-		t.Errorf("purge: exit %d after %s\n%s", purge.Exit, purge.Duration, purge.Stdout)
-	}
-	wantNothingLeft(t, r, "after-purge")
-	wantResolvRestored(t, r)
-	if left := ctrldProcesses(r.ProcessSnapshots["after-purge"]); len(left) > 0 {
-		t.Errorf("ctrld still runs after the purge: %v", left)
-	}
+		if st := step(t, r, "ctrld status"); st.Exit != 0 {
+			t.Errorf("ctrld status: exit %d", st.Exit)
+		}
+		daemons := ctrldProcesses(r.ProcessSnapshots["installed"])
+		if len(daemons) != 1 || !strings.Contains(strings.Join(daemons[0].Argv, " "), "run ") ||
+			!strings.Contains(strings.Join(daemons[0].Argv, " "), "--cd="+realctrld.DeviceUID) {
+			t.Errorf("want one daemon running with the uid, got %v", daemons)
+		}
+		installed, _ := r.SnapshotNamed("installed")
+		if !strings.Contains(installed.File(resolvConf).Content, "nameserver 127.0.0.1") {
+			t.Errorf("resolv.conf does not point at ctrld: %q", installed.File(resolvConf).Content)
+		}
+		upgrade := step(t, r, "dpkg -i (upgrade)")
+		wantLineOnce(t, upgrade, lineComplete)
+		if upgrade.Exit != 0 || step(t, r, "ctrld status after upgrade").Exit != 0 {
+			t.Errorf("upgrade: exit %d\n%s", upgrade.Exit, upgrade.Stdout)
+		}
+		provisions := 0
+		for _, q := range r.API {
+			if q.Kind == "prov_token" {
+				provisions++
+			}
+		}
+		if provisions != 1 {
+			t.Errorf("the token was posted %d times; the upgrade must not provision again", provisions)
+		}
+		purge := step(t, r, "dpkg --purge")
+		if purge.Exit != 0 || purge.Duration > removalBound {
+			t.Errorf("purge: exit %d after %s\n%s", purge.Exit, purge.Duration, purge.Stdout)
+		}
+		wantNothingLeft(t, r, "after-purge")
+		wantResolvRestored(t, r)
+		if left := ctrldProcesses(r.ProcessSnapshots["after-purge"]); len(left) > 0 {
+			t.Errorf("ctrld still runs after the purge: %v", left)
+		}
+	})
 }

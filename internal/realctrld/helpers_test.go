@@ -36,7 +36,7 @@ var footprint = []string{
 	"/etc/init.d/ctrld", "/etc/rc?.d/*ctrld*", "/etc/systemd/system/ctrld.service",
 	"/var/log/ctrld.log", "/var/log/ctrld.err",
 	"/run/ctrld_control.sock", "/run/ctrld_start.sock", "/run/ctrld.pid",
-	"/etc/controld", "/etc/resolv.pre-ctrld-backup.conf",
+	"/etc/controld", "/etc/controld/*", "/etc/resolv.pre-ctrld-backup.conf",
 	"/usr/bin/ctrld", "/usr/bin/ctrld-install",
 }
 
@@ -72,11 +72,53 @@ func recordRemoval(b *realctrld.Box, label string) {
 	b.RecordProcesses(label)
 }
 
+// removalBound is the contract's bound on a package removal and on an
+// offline upgrade.
+const removalBound = 30 * time.Second
+
+// serviceFiles are what an init system knows ctrld's service by.
+var serviceFiles = []string{"/etc/init.d/ctrld", "/etc/rc?.d/*ctrld*", "/etc/systemd/system/ctrld.service", "/etc/systemd/system/*.wants/ctrld.service"}
+
+// recordFailure notes, after a failing step, what a failed install must
+// not leave: resolv.conf changed, a ctrld service, a ctrld process.
+func recordFailure(b *realctrld.Box, label string) {
+	b.Snapshot(label, append([]string{resolvConf}, serviceFiles...)...)
+	b.RecordProcesses(label)
+}
+
+// wantDNSAfterFailure checks a recordFailure: resolv.conf as before the
+// scenario, no ctrld service known and no ctrld running.
+func wantDNSAfterFailure(t *testing.T, r *realctrld.Report, label string) {
+	t.Helper()
+	before, _ := r.SnapshotNamed("resolv-before")
+	snap, ok := r.SnapshotNamed(label)
+	if !ok {
+		t.Fatalf("no snapshot %s", label)
+	}
+	if b, a := before.File(resolvConf), snap.File(resolvConf); !b.Exists || a.Content != b.Content || a.Mode != b.Mode {
+		t.Errorf("%s: resolv.conf changed by a failed install: before %q, after %q", label, b.Content, a.Content)
+	}
+	for _, f := range snap.Files[1:] {
+		if f.Exists {
+			t.Errorf("%s: a failed install left %s", label, f.Path)
+		}
+	}
+	if left := ctrldProcesses(r.ProcessSnapshots[label]); len(left) > 0 {
+		t.Errorf("%s: ctrld still runs after a failed install: %v", label, left)
+	}
+}
+
 // runScenario runs one scenario, checks the canary everywhere and logs
 // each step's line, exit code and time.
-func runScenario(t *testing.T, name string, limit time.Duration) *realctrld.Report {
+func runScenario(t *testing.T, ctrld realctrld.Ctrld, name string, limit time.Duration) *realctrld.Report {
 	t.Helper()
-	s := newSandbox(t, name)
+	return judgeScenario(t, newSandbox(t, ctrld, name), limit)
+}
+
+// judgeScenario runs a prepared scenario and checks it like runScenario.
+func judgeScenario(t *testing.T, s *realctrld.Sandbox, limit time.Duration) *realctrld.Report {
+	t.Helper()
+	name := s.Name
 	r := s.Run(t, limit)
 	s.CheckCanary(t, settingsFile)
 	for _, st := range r.Steps {
@@ -123,6 +165,22 @@ func wantLineOnce(t *testing.T, st realctrld.Step, line string) {
 	t.Helper()
 	if n := strings.Count(st.Stdout+st.Stderr, line+"\n"); n != 1 {
 		t.Errorf("%s: %q appears %d times in:\n%s%s", st.Name, line, n, st.Stdout, st.Stderr)
+	}
+}
+
+// wantRemoved checks a package removal step and what it left (the
+// snapshot recordRemoval took): exit 0 within the contract's bound,
+// nothing of ctrld left, resolv.conf as before, no ctrld running.
+func wantRemoved(t *testing.T, r *realctrld.Report, stepName, snapshot string) {
+	t.Helper()
+	st := step(t, r, stepName)
+	if st.Exit != 0 || st.Duration > removalBound {
+		t.Errorf("%s: exit %d after %s\n%s%s", stepName, st.Exit, st.Duration, st.Stdout, st.Stderr)
+	}
+	wantNothingLeft(t, r, snapshot)
+	wantResolvRestored(t, r)
+	if left := ctrldProcesses(r.ProcessSnapshots[snapshot]); len(left) > 0 {
+		t.Errorf("ctrld still runs after %s: %v", stepName, left)
 	}
 }
 

@@ -32,9 +32,13 @@ var watched = []string{
 	"/usr/bin/ctrld", "/usr/bin/ctrld-install", "/var/log/ctrld.log", "/var/log/ctrld.err",
 }
 
-// PackageVersion is the version of the packages the scenarios install;
-// no other tier uses it.
-const PackageVersion = "1.5.0"
+// PackageVersion is the version of the packages the scenarios install,
+// and UpgradeVersion that of the packages they upgrade to; no other tier
+// uses them.
+const (
+	PackageVersion = "1.5.0"
+	UpgradeVersion = "1.5.1"
+)
 
 // sharedLogs are append-only logs that other tiers on the machine write
 // too (dpkg --root still logs to the host's dpkg.log): only lines about
@@ -88,8 +92,11 @@ func (h Host) ourLines(log string) []string {
 	data, _ := io.ReadAll(io.LimitReader(f, 16<<20))
 	var ours []string
 	for _, line := range strings.Split(string(data), "\n") {
-		if strings.Contains(line, "ctrld:amd64 "+PackageVersion) || strings.Contains(line, "ctrld-"+PackageVersion) {
-			ours = append(ours, line)
+		for _, v := range []string{PackageVersion, UpgradeVersion} {
+			if strings.Contains(line, "ctrld:amd64 "+v) || strings.Contains(line, "ctrld-"+v) {
+				ours = append(ours, line)
+				break
+			}
 		}
 	}
 	return ours

@@ -19,7 +19,10 @@ var scenarios = map[string]realctrld.Scenario{
 	"deb-success":          debSuccess,
 	"tarball":              tarball,
 	"offline-purge":        offlinePurge,
+	"offline-erase":        offlineErase,
 	"ctrld-outputs":        captureOutputs,
+	"offline-upgrade":      offlineUpgrade,
+	"version-upgrade":      versionUpgrade,
 }
 
 func TestMain(m *testing.M) {

@@ -39,17 +39,19 @@ func captureOutputs(b *realctrld.Box) {
 }
 
 func TestRealCtrldOutputsMatchFixtures(t *testing.T) {
-	r := runScenario(t, "ctrld-outputs", 6*time.Minute)
-	for _, o := range ctrldOutputs {
-		st := step(t, r, o.step)
-		if st.Exit != o.exit {
-			t.Errorf("%s: exit %d, want %d", o.step, st.Exit, o.exit)
+	forEachCtrld(t, func(t *testing.T, ctrld realctrld.Ctrld) {
+		r := runScenario(t, ctrld, "ctrld-outputs", 6*time.Minute)
+		for _, o := range ctrldOutputs {
+			st := step(t, r, o.step)
+			if st.Exit != o.exit {
+				t.Errorf("%s: exit %d, want %d", o.step, st.Exit, o.exit)
+			}
+			if st.Stderr != "" {
+				t.Errorf("%s wrote to stderr: %q", o.step, realctrld.Redact(st.Stderr))
+			}
+			compareFixture(t, ctrld, o.fixture, normalize(realctrld.Redact(st.Stdout)))
 		}
-		if st.Stderr != "" {
-			t.Errorf("%s wrote to stderr: %q", o.step, realctrld.Redact(st.Stderr))
-		}
-		compareFixture(t, o.fixture, normalize(realctrld.Redact(st.Stdout)))
-	}
+	})
 }
 
 // normalize replaces what changes from run to run: timestamps, pids and

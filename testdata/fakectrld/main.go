@@ -30,6 +30,8 @@
 //	start.pidfile=FILE        write start's own pid
 //	status.exit=N,N,...       exit codes of successive status calls; the last repeats (default 0)
 //	restart.exit=N            exit code of restart (default 0)
+//	format=v1|v2              console format: v1.5.0's zerolog lines (default) or v2.0.0-pre's
+//	                          tab-separated levels with JSON fields (format.go)
 package main
 
 import (
@@ -77,6 +79,7 @@ func main() {
 		return
 	}
 	sc, dir := loadScenario()
+	logFormat = sc.get("format")
 	record(sc, os.Args[1:])
 	cmd := ""
 	if len(os.Args) > 1 {
@@ -177,7 +180,11 @@ func start(sc scenario, dir string, args []string) int {
 	}
 	logLine("NTC", "Starting service")
 	if sc.get("start.echo-token") == "1" {
-		logLine("FTL", "failed to fetch resolver uid with provision token: "+token+"\x1b[0m \x1b[36merror=\x1b[0m\"postUtilityAPI client.Do: dial tcp: connect: network is unreachable\"")
+		fatal := "failed to fetch resolver uid with provision token: "
+		if sc.get("format") == formatV2 {
+			fatal = "Failed to fetch resolver uid with provision token: "
+		}
+		errorLine("FTL", fatal+token, "postUtilityAPI client.Do: dial tcp: connect: network is unreachable")
 	}
 	printSteps(sc)
 	if n := sc.num("start.flood", 0); n > 0 {
@@ -263,15 +270,16 @@ func status(sc scenario, dir string) int {
 	return n
 }
 
-// logLine prints one zerolog console line, coloured as ctrld does even
-// into a pipe.
-func logLine(level, msg string) {
-	colour := map[string]string{"NTC": "32", "INF": "32", "ERR": "31", "FTL": "31", "WRN": "33", "DBG": "37"}[level]
-	if colour == "" {
-		colour = "31"
-	}
-	ts := time.Now().Format("Jan 02 15:04:05.000")
-	fmt.Printf("\x1b[90m%s\x1b[0m \x1b[%sm%s\x1b[0m \x1b[1m%s\x1b[0m\n", ts, colour, level, msg)
+// logFormat is the scenario's console format, read once.
+var logFormat string
+
+// logLine prints one console line as ctrld does, coloured even into a
+// pipe, in the scenario's format.
+func logLine(level, msg string) { errorLine(level, msg, "") }
+
+// errorLine is logLine with an error field.
+func errorLine(level, msg, errValue string) {
+	fmt.Println(formatLine(logFormat, level, msg, errValue, time.Now()))
 }
 
 func writeResult(home, spec string) {

@@ -1,4 +1,6 @@
 package platform
 
 // Current is the platform the wrapper runs on.
-func Current() OS { return Linux{Run: ExecRunner, Proc: ProcRoot, Etc: EtcRoot} }
+func Current() OS {
+	return Linux{Run: ExecRunner, Proc: ProcRoot, Etc: EtcRoot, RunDir: RunRoot, Systemctl: SystemctlPath}
+}

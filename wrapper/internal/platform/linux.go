@@ -2,9 +2,12 @@ package platform
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
+	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/leftover"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -15,6 +18,11 @@ type Linux struct {
 	// /proc for ctrld's processes, /etc for resolv.conf and the sysv
 	// service. Empty means no cleanup.
 	Proc, Etc string
+	// RunDir is /run: ctrld's control socket, and /run/systemd/system
+	// when systemd is the init system. Empty means neither is looked at.
+	RunDir string
+	// Systemctl is systemctl by its full path, run through Run.
+	Systemctl string
 	// MsiexecPath is empty: Linux has no msiexec. Tests of install-msi
 	// set a stand-in.
 	MsiexecPath string
@@ -22,9 +30,21 @@ type Linux struct {
 
 // The real roots, which Current sets.
 const (
-	ProcRoot = "/proc"
-	EtcRoot  = "/etc"
+	ProcRoot      = "/proc"
+	EtcRoot       = "/etc"
+	RunRoot       = contract.RunDir
+	SystemctlPath = "/bin/systemctl"
 )
+
+// ControlWait is how long ctrld's control socket gets to answer before
+// its daemon counts as not ready.
+const ControlWait = time.Second
+
+// ErrNotReady means ctrld's daemon runs but does not answer on its
+// control socket: it booted offline and waits for the network. ctrld
+// restart would wait minutes for it, so the running service is left as
+// it is.
+var ErrNotReady = errors.New("ctrld's daemon runs but does not answer on its control socket")
 
 // SettingsPath is the Linux settings file.
 const SettingsPath = contract.LinuxSettings
@@ -47,9 +67,63 @@ func (Linux) Installed(svc Service) bool { return anyExists(svc.Files) }
 func (Linux) Gate(context.Context, Service) bool { return true }
 
 // Reload asks ctrld to restart its own service: ctrld knows whether it
-// runs under systemd, sysvinit or OpenRC.
+// runs under systemd, sysvinit or OpenRC. A daemon that runs without
+// answering is not restarted (ErrNotReady): it keeps the machine as it
+// is and takes the new binary at its next restart.
+//
+// A restart that fails or is cut short may have stopped the old daemon
+// (and a cut-short one takes the daemon it started down with its process
+// group): then the service is started again through the init system, so
+// a service runs either way. When the daemon that runs afterwards runs
+// the new binary, the reload did its work and the success gate decides.
 func (l Linux) Reload(ctx context.Context, svc Service) error {
-	return l.Run(ctx, svc.Env, svc.Ctrld, "restart")
+	if !l.Ready(svc) {
+		return ErrNotReady
+	}
+	err := l.Run(ctx, svc.Env, svc.Ctrld, "restart")
+	if err == nil {
+		return nil
+	}
+	l.keepRunning(svc)
+	if l.Proc != "" && leftover.RunningFile(l.Proc, svc.Ctrld) {
+		return nil
+	}
+	return err
+}
+
+// restartBound bounds starting the service again after a failed reload.
+const restartBound = 2 * time.Second
+
+// keepRunning starts svc through the init system when no process of it
+// runs: systemd queues the start, a sysv script starts the daemon.
+func (l Linux) keepRunning(svc Service) {
+	if l.Proc == "" || l.Etc == "" || leftover.Running(l.Proc, svc.Ctrld) {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), restartBound)
+	defer cancel()
+	if l.RunDir != "" && l.Systemctl != "" && leftover.SystemdRuns(l.RunDir) {
+		l.SystemctlRun(ctx, "--no-block", "start", svc.Name+".service")
+		return
+	}
+	if script := filepath.Join(l.Etc, "init.d", svc.Name); anyExists([]string{script}) {
+		l.Run(ctx, svc.Env, script, "start")
+	}
+}
+
+// Ready reports whether ctrld's commands can reach its daemon: it answers
+// on its control socket, or no daemon of svc runs at all (then there is
+// nothing to wait for). Without RunDir it cannot tell and says yes.
+func (l Linux) Ready(svc Service) bool {
+	if l.RunDir == "" || leftover.ControlAnswers(l.RunDir, svc.Name, ControlWait) {
+		return true
+	}
+	return l.Proc == "" || !leftover.Running(l.Proc, svc.Ctrld)
+}
+
+// SystemctlRun runs systemctl through Run, without ctrld's environment.
+func (l Linux) SystemctlRun(ctx context.Context, args ...string) error {
+	return l.Run(ctx, nil, l.Systemctl, args...)
 }
 
 func (Linux) Policy() settings.Settings { return settings.Settings{} }

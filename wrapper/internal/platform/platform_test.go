@@ -102,6 +102,33 @@ func TestLinuxReloadGoesThroughCtrld(t *testing.T) {
 	}
 }
 
+// A restart that fails may have stopped the daemon: the sysv service is
+// started again, so the upgrade never leaves the machine without it.
+func TestLinuxReloadStartsTheServiceAgainAfterAFailedRestart(t *testing.T) {
+	root := t.TempDir()
+	l := Linux{Proc: filepath.Join(root, "proc"), Etc: filepath.Join(root, "etc"), RunDir: filepath.Join(root, "run"), Systemctl: "/fake/systemctl"}
+	os.MkdirAll(l.Proc, 0o755)
+	os.MkdirAll(filepath.Join(l.Etc, "init.d"), 0o755)
+	script := filepath.Join(l.Etc, "init.d", "ctrld")
+	os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755)
+	svc := Service{Name: "ctrld", Ctrld: "/usr/bin/ctrld"}
+	r := &fakeRunner{fail: map[string]bool{"/usr/bin/ctrld restart": true}}
+	l.Run = r.run
+	if err := l.Reload(context.Background(), svc); err == nil {
+		t.Fatal("a failed restart must fail the reload")
+	}
+	if got := strings.Join(r.lines(), ";"); got != "/usr/bin/ctrld restart;"+script+" start" {
+		t.Fatalf("got %q", got)
+	}
+	// On systemd the start is queued through systemctl.
+	os.MkdirAll(filepath.Join(l.RunDir, "systemd", "system"), 0o755)
+	r.calls = nil
+	l.Reload(context.Background(), svc)
+	if got := strings.Join(r.lines(), ";"); got != "/usr/bin/ctrld restart;/fake/systemctl --no-block start ctrld.service" {
+		t.Fatalf("systemd: got %q", got)
+	}
+}
+
 type fakeSCM struct {
 	services map[string]bool // name → running
 	restarts []string

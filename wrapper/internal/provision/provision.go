@@ -234,7 +234,21 @@ func (p *Provisioner) fresh(ctx context.Context, svc platform.Service) codes.Out
 	if bad, failed := p.checkInputs(s); failed {
 		return bad
 	}
-	return p.start(ctx, svc, freshArgs(token, s))
+	o := p.start(ctx, svc, freshArgs(token, s))
+	if !o.OK {
+		p.undo()
+	}
+	return o
+}
+
+// undo runs the clean-up after a failed fresh install, even when the run
+// was interrupted: a failure must never leave the machine without DNS
+// (a ctrld unit active, enabled or failed, or resolv.conf pointing at a
+// listener that is not there).
+func (p *Provisioner) undo() {
+	ctx, cancel := context.WithTimeout(context.Background(), cleanupBudget)
+	defer cancel()
+	cleanUp(ctx, p.Config, p.OS)
 }
 
 // checkInputs reports ctrld's own input codes for settings ctrld would
@@ -325,9 +339,15 @@ func (p *Provisioner) upgrade(ctx context.Context, svc platform.Service) codes.O
 	return p.reload(ctx, svc)
 }
 
+// reload restarts the existing service within reloadBudget, its success
+// gate included: an offline upgrade must not hold the package manager for
+// minutes. A reload that fails, is cut short or finds the daemon not
+// ready is SERVICE_RELOAD_FAILED, and the service still runs.
 func (p *Provisioner) reload(ctx context.Context, svc platform.Service) codes.Outcome {
-	rctx, cancel := context.WithTimeoutCause(ctx, p.Config.Timeout, errTimeout)
+	bctx, cancel := context.WithTimeout(ctx, reloadBudget)
 	defer cancel()
+	rctx, cancelRun := context.WithTimeoutCause(bctx, min(p.Config.Timeout, restartTimeout), errTimeout)
+	defer cancelRun()
 	err := p.OS.Reload(rctx, svc)
 	if interrupted(ctx) {
 		return codes.Failure(codes.WrapperInterrupted)
@@ -335,7 +355,7 @@ func (p *Provisioner) reload(ctx context.Context, svc platform.Service) codes.Ou
 	if err != nil {
 		return codes.Failure(codes.ServiceReloadFailed)
 	}
-	return p.gate(ctx, svc)
+	return p.gate(bctx, svc)
 }
 
 // CtrldEnv drops the token variable from an environment on goos (a

@@ -15,14 +15,21 @@ import (
 const ExitUninstallFailed = 1
 
 // Uninstall is for package removal on every OS: it has ctrld stop and
-// remove its service ("ctrld uninstall", bounded by uninstallTimeout),
-// makes sure (on Linux) that nothing of ctrld still acts, then deletes
-// what the wrapper itself wrote (the record and the lock) and the
-// record's folder when that leaves it empty. It returns ctrld's exit code; 0 when there is no
-// ctrld to ask.
+// remove its service ("ctrld uninstall", bounded by uninstallTimeout, and
+// skipped on Linux when ctrld's daemon runs without answering), makes
+// sure (on Linux) that nothing of ctrld still acts or is known to the
+// init system, then deletes what the wrapper itself wrote (the record
+// and the lock) and the record's folder when that leaves it empty. All of
+// it ends within removalBudget. It returns ctrld's exit code; 0 when
+// there is no ctrld to ask.
 func Uninstall(ctx context.Context, cfg Config, osys platform.OS) int {
-	code := uninstallService(ctx, cfg)
-	afterUninstall(cfg, osys)
+	ctx, cancel := context.WithTimeout(ctx, removalBudget)
+	defer cancel()
+	code := 0
+	if ctrldAnswers(cfg, osys) {
+		code = uninstallService(ctx, cfg)
+	}
+	cleanUp(ctx, cfg, osys)
 	// Nothing is removed inside a record folder a user controls.
 	if report.RecordDirTrusted(cfg.RecordDir) {
 		report.RemoveLast(cfg.RecordDir)

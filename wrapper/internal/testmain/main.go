@@ -11,9 +11,11 @@
 //	                               chroot laid out like a Mac
 //	CTRLD_INSTALL_TEST_SYSLOG=PATH the OS log goes to the unixgram socket at
 //	                               PATH, which the test reads
-//	CTRLD_INSTALL_TEST_ETC=DIR     the Linux cleanup after uninstall works in
-//	                               DIR instead of /etc (resolv.conf, init.d,
-//	                               rc?.d), so tests never touch the host's
+//	CTRLD_INSTALL_TEST_ETC=DIR     the Linux clean-up (after an uninstall or a
+//	                               failed install) works in DIR instead of
+//	                               /etc (resolv.conf, init.d, rc?.d), stops no
+//	                               process and never runs systemctl, so tests
+//	                               never touch the host's or each other's
 //	CTRLD_INSTALL_TEST_MSIEXEC=PATH install-msi runs the stand-in msiexec at
 //	                               PATH (Linux has none)
 //	CTRLD_INSTALL_TEST_STALLED_POLICY=PATH reading the OS policy (a settings
@@ -47,7 +49,7 @@ func main() {
 	}
 	if linux, ok := sys.OS.(platform.Linux); ok {
 		if dir := os.Getenv(etcEnv); dir != "" {
-			linux.Etc = dir
+			linux.Etc, linux.Proc, linux.RunDir, linux.Systemctl = dir, "", "", ""
 		}
 		linux.MsiexecPath = os.Getenv(msiexecEnv)
 		sys.OS = linux
