@@ -27,6 +27,7 @@ type wine struct {
 
 func newWine(t *testing.T) *wine {
 	t.Helper()
+	testenv.RealInstall(t, "msiexec under Wine")
 	testenv.RequireTool(t, "wine")
 	testenv.RequireTool(t, "wineboot")
 	w := &wine{t: t, prefix: t.TempDir()}
@@ -122,6 +123,7 @@ var winBinaries = struct {
 // builtMSI builds the MSI of an architecture and version around them.
 func builtMSI(t *testing.T, arch, version string) (msi, wrapper string) {
 	t.Helper()
+	testenv.RealInstall(t, "msiexec under Wine")
 	testenv.RequireTool(t, "wine")
 	winBinaries.once.Do(func() {
 		dir, _ := os.MkdirTemp("", "ctrld-msi-test")
