@@ -22,7 +22,23 @@ type artifacts struct {
 	once sync.Once
 }
 
-var built artifacts
+// built holds each real ctrld's artifacts.
+var built = struct {
+	mu       sync.Mutex
+	byBinary map[string]*artifacts
+}{byBinary: map[string]*artifacts{}}
+
+// artifactsFor returns the artifacts built around one real ctrld.
+func artifactsFor(real string) *artifacts {
+	built.mu.Lock()
+	defer built.mu.Unlock()
+	a, ok := built.byBinary[real]
+	if !ok {
+		a = &artifacts{}
+		built.byBinary[real] = a
+	}
+	return a
+}
 
 // Names in the share folder.
 const (
@@ -87,7 +103,7 @@ func newSandbox(t *testing.T, name string) *realctrld.Sandbox {
 	t.Helper()
 	real := realctrld.Binary(t)
 	s := realctrld.NewSandbox(t, name)
-	dir := built.build(t, real)
+	dir := artifactsFor(real).build(t, real)
 	for _, n := range []string{shareCtrld, shareWrapper, shareDeb, shareRPM, shareTarball} {
 		if err := os.Link(filepath.Join(dir, n), filepath.Join(s.ShareDir(), n)); err != nil {
 			t.Fatal(err)

@@ -1,0 +1,39 @@
+//go:build linux
+
+package realctrld_test
+
+import (
+	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/realctrld"
+)
+
+// A provisioned .deb install on systemd against the fake API, then a
+// purge; a later phase looks again once RestartSec has passed.
+func systemdDebSuccess(b *realctrld.Box) {
+	provisionDeb(b)
+	b.Snapshot("installed", resolvConf, unitFile)
+	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
+	recordSystemd(b, "after-purge")
+	recordJournal(b, "after-purge")
+}
+
+func systemdDebSuccessLater(b *realctrld.Box) {
+	recordSystemd(b, "later")
+	recordJournal(b, "later")
+}
+
+func judgeDebSuccess(t *testing.T, s *realctrld.SystemdSandbox) {
+	r := s.Report
+	install := step(t, r, "dpkg -i")
+	wantLineOnce(t, install, lineComplete)
+	if install.Exit != 0 {
+		t.Errorf("dpkg -i: exit %d\n%s%s", install.Exit, install.Stdout, install.Stderr)
+	}
+	wantServiceRuns(t, r, "installed")
+	purge := step(t, r, "dpkg --purge")
+	wantWithin(t, purge, 0, removalBound)
+	wantNoCtrldUnit(t, r, "after-purge")
+	wantResolvAsBefore(t, r, "after-purge")
+	wantNoCtrldUnit(t, r, "later")
+}
