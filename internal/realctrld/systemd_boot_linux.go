@@ -17,9 +17,22 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// cgroupRoot is the machine's cgroup2 tree, where root may create the
-// cgroup a container owns (the v1 controllers sit in /sys/fs/cgroup).
-const cgroupRoot = "/sys/fs/cgroup/unified"
+// cgroup2Trees are where a machine mounts its cgroup2 tree: beside the v1
+// controllers (mixed, as on the build machines), or alone (as in a
+// privileged CI container). Root may create there the cgroup a container
+// owns.
+var cgroup2Trees = []string{"/sys/fs/cgroup/unified", "/sys/fs/cgroup"}
+
+// cgroup2Root is the machine's cgroup2 tree, "" when it has none.
+func cgroup2Root() string {
+	for _, dir := range cgroup2Trees {
+		var st unix.Statfs_t
+		if unix.Statfs(dir, &st) == nil && st.Type == unix.CGROUP2_SUPER_MAGIC {
+			return dir
+		}
+	}
+	return ""
+}
 
 // Bounds on a container's life.
 const (
@@ -36,8 +49,13 @@ type container struct {
 	work, rootfs string
 	cgroup       string // the container's cgroup; systemd owns cgroup/payload
 	cmd          *exec.Cmd
+	// slave is the host's hold on the console pty: with no holder left
+	// (a getty exiting hangs it up) the master would read EIO, close,
+	// and systemd would wait on a console it can never open again.
+	slave *os.File
 	pidNS        uint64
 	consoleDone  chan struct{}
+	ended        chan struct{} // closed once systemd has exited and been reaped
 	hostNS       map[string]string
 }
 
@@ -51,7 +69,11 @@ func bootContainer(work, rootfs, name string, hostNS map[string]string) (*contai
 	if err != nil {
 		return nil, err
 	}
-	c := &container{work: work, rootfs: rootfs, hostNS: hostNS, cgroup: filepath.Join(cgroupRoot, "realctrld-"+name+"-"+strconv.Itoa(os.Getpid()))}
+	tree := cgroup2Root()
+	if tree == "" {
+		return nil, errors.New("no cgroup2 tree for the container")
+	}
+	c := &container{work: work, rootfs: rootfs, hostNS: hostNS, cgroup: filepath.Join(tree, "realctrld-"+name+"-"+strconv.Itoa(os.Getpid()))}
 	if err := os.MkdirAll(c.payload(), 0o755); err != nil {
 		return nil, fmt.Errorf("cgroup: %w", err)
 	}
@@ -66,11 +88,11 @@ func bootContainer(work, rootfs, name string, hostNS map[string]string) (*contai
 		c.removeCgroups()
 		return nil, err
 	}
-	defer slave.Close()
+	c.slave = slave
 	c.consoleDone = make(chan struct{})
 	go c.logConsole(master)
 	c.cmd = exec.Command(self)
-	c.cmd.Env = c.env(envStage+"="+stageSystemdInit, envWork+"="+work, envRootfs+"="+rootfs)
+	c.cmd.Env = c.env(envStage+"="+stageSystemdInit, envWork+"="+work, envRootfs+"="+rootfs, envConsole+"="+slave.Name())
 	c.cmd.Stdin, c.cmd.Stdout, c.cmd.Stderr = slave, slave, slave
 	c.cmd.SysProcAttr = &syscall.SysProcAttr{
 		Cloneflags:  syscall.CLONE_NEWNS | syscall.CLONE_NEWPID | syscall.CLONE_NEWNET | syscall.CLONE_NEWUTS | syscall.CLONE_NEWIPC,
@@ -80,11 +102,16 @@ func bootContainer(work, rootfs, name string, hostNS map[string]string) (*contai
 		CgroupFD:    int(cg.Fd()),
 	}
 	if err := c.cmd.Start(); err != nil {
-		master.Close()
+		slave.Close()
 		c.removeCgroups()
 		return nil, fmt.Errorf("start the container: %w", err)
 	}
 	c.pidNS = pidNamespace(strconv.Itoa(c.cmd.Process.Pid))
+	c.ended = make(chan struct{})
+	go func() {
+		c.cmd.Wait()
+		close(c.ended)
+	}()
 	if err := c.waitRunning(); err != nil {
 		c.powerOff()
 		return nil, err
@@ -159,9 +186,12 @@ func (c *container) waitRunning() error {
 }
 
 func (c *container) exited() bool {
-	var st unix.WaitStatus
-	pid, _ := unix.Wait4(c.cmd.Process.Pid, &st, unix.WNOHANG|unix.WNOWAIT|unix.WALL, nil)
-	return pid == c.cmd.Process.Pid
+	select {
+	case <-c.ended:
+		return true
+	default:
+		return false
+	}
 }
 
 // exec runs a command inside: it joins the container's cgroup, then its
@@ -195,16 +225,16 @@ func (c *container) exec(limit time.Duration, env []string, argv ...string) ([]b
 // cgroups.
 func (c *container) powerOff() error {
 	var problems []string
-	done := make(chan error, 1)
-	go func() { done <- c.cmd.Wait() }()
 	c.cmd.Process.Signal(sigPowerOff)
 	select {
-	case <-done:
+	case <-c.ended:
 	case <-time.After(poweroffLimit):
-		problems = append(problems, fmt.Sprintf("systemd did not power off within %s", poweroffLimit))
+		console, _ := os.ReadFile(consolePath(c.work))
+		problems = append(problems, fmt.Sprintf("systemd did not power off within %s; console:\n%s", poweroffLimit, tail(console, 4096)))
 		c.cmd.Process.Kill()
-		<-done
+		<-c.ended
 	}
+	c.slave.Close()
 	select {
 	case <-c.consoleDone:
 	case <-time.After(5 * time.Second):

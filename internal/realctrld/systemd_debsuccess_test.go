@@ -36,4 +36,5 @@ func judgeDebSuccess(t *testing.T, s *realctrld.SystemdSandbox) {
 	wantNoCtrldUnit(t, r, "after-purge")
 	wantResolvAsBefore(t, r, "after-purge")
 	wantNoCtrldUnit(t, r, "later")
+	wantJournal(t, r, "later", unitName)
 }

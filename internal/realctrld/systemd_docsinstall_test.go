@@ -49,4 +49,5 @@ func judgeDocsInstall(t *testing.T, s *realctrld.SystemdSandbox) {
 	if len(active) != 1 {
 		t.Errorf("want exactly one ctrld service active, got %q", active)
 	}
+	wantJournal(t, r, "packaged", unitName)
 }

@@ -68,7 +68,7 @@ func recordSystemd(b *realctrld.Box, label string) {
 }
 
 // recordJournal keeps the container's journal, so the canary check reads
-// it too.
+// it too (wantJournal makes sure there was one to read).
 func recordJournal(b *realctrld.Box, label string) {
 	b.Run(label+querySep+"journal", quick, nil, "journalctl", "--no-pager", "-o", "cat")
 }
@@ -182,5 +182,15 @@ func wantWithin(t *testing.T, st realctrld.Step, exit int, bound time.Duration) 
 	t.Helper()
 	if st.Exit != exit || st.Duration > bound {
 		t.Errorf("%s: exit %d after %s, want exit %d within %s\n%s%s", st.Name, st.Exit, st.Duration.Round(100*time.Millisecond), exit, bound, st.Stdout, st.Stderr)
+	}
+}
+
+// wantJournal checks that a recordJournal label holds the journal, with
+// a line that mentions what the scenario did: the canary check read
+// something.
+func wantJournal(t *testing.T, r *realctrld.Report, label, mention string) {
+	t.Helper()
+	if out := queryOut(t, r, label, "journal"); !strings.Contains(out, mention) {
+		t.Errorf("%s: the journal (%d bytes) has no line about %s", label, len(out), mention)
 	}
 }

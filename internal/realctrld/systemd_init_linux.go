@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -13,6 +14,7 @@ import (
 // Environment for the process that becomes the container's systemd.
 const (
 	envRootfs        = "REALCTRLD_ROOTFS" // the cached root file system, the overlay's lower layer
+	envConsole       = "REALCTRLD_CONSOLE" // the host's pty the container gets as /dev/console
 	stageSystemdInit = "systemd-init"
 	stageSystemdRun  = "systemd-run"
 	systemdBinary    = "/lib/systemd/systemd"
@@ -126,9 +128,13 @@ func kernelFileSystems(root string) error {
 }
 
 // containerDev is a fresh /dev: the basic device nodes, its own devpts
-// and /dev/shm, and the console the host reads (the pty this process got
-// as its standard input).
+// and /dev/shm, and the console the host reads (a pty of the host's, by
+// path: a bind needs the copy of its mount in this namespace).
 func containerDev(root string) error {
+	console := os.Getenv(envConsole)
+	if !strings.HasPrefix(console, "/dev/pts/") {
+		return errors.New("no console")
+	}
 	dev := filepath.Join(root, "dev")
 	if err := unix.Mount("tmpfs", dev, "tmpfs", unix.MS_NOSUID, "mode=755"); err != nil {
 		return fmt.Errorf("tmpfs /dev: %w", err)
@@ -150,7 +156,7 @@ func containerDev(root string) error {
 	specs := []mountSpec{
 		{"devpts", "dev/pts", "devpts", unix.MS_NOSUID | unix.MS_NOEXEC, "newinstance,ptmxmode=0666,mode=620,gid=5"},
 		{"tmpfs", "dev/shm", "tmpfs", nosuidNodev, "mode=1777"},
-		{"/proc/self/fd/0", "dev/console", "", unix.MS_BIND, ""},
+		{console, "dev/console", "", unix.MS_BIND, ""},
 	}
 	if err := mountAll(root, specs); err != nil {
 		return err

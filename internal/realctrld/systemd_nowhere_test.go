@@ -28,4 +28,5 @@ func judgeRouteToNowhere(t *testing.T, s *realctrld.SystemdSandbox) {
 		t.Errorf("the 5 s bound took %s", st.Duration)
 	}
 	wantNoActiveUnit(t, r, "after-timeout")
+	wantJournal(t, r, "after-timeout", "multi-user.target")
 }

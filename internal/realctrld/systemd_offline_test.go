@@ -72,6 +72,7 @@ func judgeOfflinePurge(t *testing.T, s *realctrld.SystemdSandbox) {
 	wantWithin(t, step(t, r, "dpkg --purge"), 0, removalBound)
 	wantNoCtrldUnit(t, r, "after-purge")
 	wantResolvAsBefore(t, r, "after-purge")
+	wantJournal(t, r, "after-purge", unitName)
 }
 
 func judgeOfflineErase(t *testing.T, s *realctrld.SystemdSandbox) {
@@ -86,6 +87,7 @@ func judgeOfflineErase(t *testing.T, s *realctrld.SystemdSandbox) {
 	wantWithin(t, step(t, r, "rpm -e"), 0, removalBound)
 	wantNoCtrldUnit(t, r, "after-erase")
 	wantResolvAsBefore(t, r, "after-erase")
+	wantJournal(t, r, "after-erase", unitName)
 }
 
 func judgeOfflineUpgrade(t *testing.T, s *realctrld.SystemdSandbox) {
@@ -105,4 +107,5 @@ func judgeOfflineUpgrade(t *testing.T, s *realctrld.SystemdSandbox) {
 	if len(ctrldProcesses(r.ProcessSnapshots["upgraded"])) == 0 {
 		t.Error("no ctrld daemon runs after the offline upgrade")
 	}
+	wantJournal(t, r, "upgraded", unitName)
 }

@@ -43,4 +43,5 @@ func judgeTokenRejected(t *testing.T, s *realctrld.SystemdSandbox) {
 		t.Errorf("dpkg --configure -a: exit %d\n%s%s", configure.Exit, configure.Stdout, configure.Stderr)
 	}
 	wantServiceRuns(t, r, "fixed")
+	wantJournal(t, r, "fixed", unitName)
 }

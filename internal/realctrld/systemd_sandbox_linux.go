@@ -42,8 +42,9 @@ type SystemdSandbox struct {
 	phases  int
 	before  Host
 	sysctls map[string]string
-	// Boots are how long each boot took to reach running.
-	Boots []time.Duration
+	// Boots are how long each boot took to reach running, PowerOffs how
+	// long each power off took.
+	Boots, PowerOffs []time.Duration
 	// HostDiffs is what the scenario changed on the host; Leftovers are
 	// processes of its containers that outlived a power off.
 	HostDiffs []string
@@ -59,8 +60,8 @@ func NewSystemdSandbox(t *testing.T, name, rootfs string) *SystemdSandbox {
 	t.Helper()
 	s := &SystemdSandbox{Sandbox: NewSandbox(t, name), rootfs: rootfs}
 	testenv.RequireTool(t, "nsenter")
-	if _, err := os.Stat(cgroupRoot + "/cgroup.procs"); err != nil {
-		testenv.Unavailable(t, "no cgroup2 tree at %s for the container", cgroupRoot)
+	if cgroup2Root() == "" {
+		testenv.Unavailable(t, "no cgroup2 tree (%s) for the container", strings.Join(cgroup2Trees, " or "))
 	}
 	self, err := os.Executable()
 	if err != nil {
@@ -124,7 +125,9 @@ func (s *SystemdSandbox) PowerOff() error {
 	}
 	c := s.c
 	s.c = nil
+	start := time.Now()
 	err := c.powerOff()
+	s.PowerOffs = append(s.PowerOffs, time.Since(start))
 	s.Leftovers = append(s.Leftovers, c.leftovers()...)
 	if err != nil {
 		return fmt.Errorf("%s: %w", s.Name, err)

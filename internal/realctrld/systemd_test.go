@@ -99,9 +99,12 @@ func TestSystemd(t *testing.T) {
 			runs = append(runs, &systemdRun{scenario: sc, label: label, sandbox: s})
 		}
 	}
+	// Each scenario's first boot takes its core here, so they start in
+	// order; later actions wait for a core themselves.
 	cores := make(chan struct{}, maxContainer)
 	var wg sync.WaitGroup
 	for _, run := range runs {
+		cores <- struct{}{}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -128,7 +131,8 @@ func TestSystemd(t *testing.T) {
 }
 
 // play runs a scenario's actions, holding a core for each boot and phase
-// and none while it waits; the container is always powered off.
+// and none while it waits; it starts holding one. The container is always
+// powered off.
 func (run *systemdRun) play(cores chan struct{}) {
 	s := run.sandbox
 	defer func() {
@@ -136,12 +140,17 @@ func (run *systemdRun) play(cores chan struct{}) {
 			run.errs = append(run.errs, err)
 		}
 	}()
-	for _, a := range run.scenario.actions {
+	for i, a := range run.scenario.actions {
 		if a.wait > 0 {
+			if i == 0 {
+				<-cores
+			}
 			time.Sleep(a.wait)
 			continue
 		}
-		cores <- struct{}{}
+		if i > 0 {
+			cores <- struct{}{}
+		}
 		err := run.act(a)
 		<-cores
 		if err != nil {
@@ -198,6 +207,9 @@ func systemdTable(runs []*systemdRun, took time.Duration) string {
 		name := run.label + "/" + run.scenario.name
 		for i, d := range s.Boots {
 			fmt.Fprintf(&b, "%-40s %-34s %5s %6.1fs\n", name, fmt.Sprintf("boot %d", i+1), "", d.Seconds())
+		}
+		for i, d := range s.PowerOffs {
+			fmt.Fprintf(&b, "%-40s %-34s %5s %6.1fs\n", name, fmt.Sprintf("power off %d", i+1), "", d.Seconds())
 		}
 		if s.Report == nil {
 			continue
