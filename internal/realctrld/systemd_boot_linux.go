@@ -52,11 +52,11 @@ type container struct {
 	// slave is the host's hold on the console pty: with no holder left
 	// (a getty exiting hangs it up) the master would read EIO, close,
 	// and systemd would wait on a console it can never open again.
-	slave *os.File
-	pidNS        uint64
-	consoleDone  chan struct{}
-	ended        chan struct{} // closed once systemd has exited and been reaped
-	hostNS       map[string]string
+	slave       *os.File
+	pidNS       uint64
+	consoleDone chan struct{}
+	ended       chan struct{} // closed once systemd has exited and been reaped
+	hostNS      map[string]string
 }
 
 // payload is the cgroup systemd gets as its cgroup namespace's root.

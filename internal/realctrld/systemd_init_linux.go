@@ -13,7 +13,7 @@ import (
 
 // Environment for the process that becomes the container's systemd.
 const (
-	envRootfs        = "REALCTRLD_ROOTFS" // the cached root file system, the overlay's lower layer
+	envRootfs        = "REALCTRLD_ROOTFS"  // the cached root file system, the overlay's lower layer
 	envConsole       = "REALCTRLD_CONSOLE" // the host's pty the container gets as /dev/console
 	stageSystemdInit = "systemd-init"
 	stageSystemdRun  = "systemd-run"
