@@ -14,30 +14,29 @@ import (
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
 )
 
-// artifacts are built once per test binary and linked into each
-// scenario's share folder.
+// artifacts are built once per real ctrld and test binary, and linked
+// into each scenario's share folder.
 type artifacts struct {
 	dir  string
 	err  string
 	once sync.Once
 }
 
-// built holds each real ctrld's artifacts.
-var built = struct {
-	mu       sync.Mutex
-	byBinary map[string]*artifacts
-}{byBinary: map[string]*artifacts{}}
+var (
+	builtMu sync.Mutex
+	built   = map[string]*artifacts{}
+)
 
-// artifactsFor returns the artifacts built around one real ctrld.
-func artifactsFor(real string) *artifacts {
-	built.mu.Lock()
-	defer built.mu.Unlock()
-	a, ok := built.byBinary[real]
+// artifactsOf returns the artifacts of one real ctrld, built on first use.
+func artifactsOf(t *testing.T, real string) string {
+	builtMu.Lock()
+	a, ok := built[real]
 	if !ok {
 		a = &artifacts{}
-		built.byBinary[real] = a
+		built[real] = a
 	}
-	return a
+	builtMu.Unlock()
+	return a.build(t, real)
 }
 
 // Names in the share folder.
@@ -47,6 +46,8 @@ const (
 	shareDeb     = "ctrld.deb"
 	shareRPM     = "ctrld.rpm"
 	shareTarball = "ctrld.tar.gz"
+	// shareUpgradeDeb is the same ctrld packaged at a higher version.
+	shareUpgradeDeb = "ctrld-upgrade.deb"
 )
 
 func (a *artifacts) build(t *testing.T, real string) string {
@@ -71,14 +72,19 @@ func (a *artifacts) build(t *testing.T, real string) string {
 			Ctrld: filepath.Join(dir, shareCtrld), Wrapper: filepath.Join(dir, shareWrapper),
 			MTime: time.Unix(1767225600, 0),
 		}
-		for format, name := range map[string]string{"deb": shareDeb, "rpm": shareRPM} {
-			f, err := os.Create(filepath.Join(dir, name))
+		upgrade := pkg
+		upgrade.Version = realctrld.UpgradeVersion
+		for _, b := range []struct {
+			pkg          linux.Package
+			format, name string
+		}{{pkg, "deb", shareDeb}, {pkg, "rpm", shareRPM}, {upgrade, "deb", shareUpgradeDeb}} {
+			f, err := os.Create(filepath.Join(dir, b.name))
 			if err == nil {
-				err = pkg.Build(format, f)
+				err = b.pkg.Build(b.format, f)
 				f.Close()
 			}
 			if err != nil {
-				a.err = format + ": " + err.Error()
+				a.err = b.name + ": " + err.Error()
 				return
 			}
 		}
@@ -103,7 +109,7 @@ func newSandbox(t *testing.T, name string) *realctrld.Sandbox {
 	t.Helper()
 	real := realctrld.Binary(t)
 	s := realctrld.NewSandbox(t, name)
-	dir := artifactsFor(real).build(t, real)
+	dir := artifactsOf(t, real)
 	for _, n := range []string{shareCtrld, shareWrapper, shareDeb, shareRPM, shareTarball} {
 		if err := os.Link(filepath.Join(dir, n), filepath.Join(s.ShareDir(), n)); err != nil {
 			t.Fatal(err)

@@ -2,6 +2,7 @@ package realctrld
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/ctrld-install/ctrld-install/internal/testenv"
@@ -9,6 +10,20 @@ import (
 
 // BinaryEnv names the real ctrld binary the tier runs.
 const BinaryEnv = "CTRLD_REAL"
+
+// Ctrld is one real ctrld binary the tier runs.
+type Ctrld struct {
+	Path string
+	// Version names it in subtests: its folder's name (v1.5.0-linux-amd64).
+	Version string
+}
+
+// Binaries are the real ctrld binaries the tier runs.
+func Binaries(t testing.TB) []Ctrld {
+	t.Helper()
+	path := Binary(t)
+	return []Ctrld{{Path: path, Version: filepath.Base(filepath.Dir(path))}}
+}
 
 // Binary is the real ctrld named by CTRLD_REAL. Without one the tier skips
 // on a laptop and fails under CI; -short skips it everywhere.

@@ -72,6 +72,10 @@ func recordRemoval(b *realctrld.Box, label string) {
 	b.RecordProcesses(label)
 }
 
+// removalBound is the contract's bound on a package removal and on an
+// offline upgrade.
+const removalBound = 30 * time.Second
+
 // runScenario runs one scenario, checks the canary everywhere and logs
 // each step's line, exit code and time.
 func runScenario(t *testing.T, name string, limit time.Duration) *realctrld.Report {

@@ -35,9 +35,13 @@ var watched = []string{
 	"/run/mount", "/run/systemd", "/run/dbus", "/run/log",
 }
 
-// PackageVersion is the version of the packages the scenarios install;
-// no other tier uses it.
-const PackageVersion = "1.5.0"
+// PackageVersion is the version of the packages the scenarios install,
+// and UpgradeVersion that of the packages they upgrade to; no other tier
+// uses them.
+const (
+	PackageVersion = "1.5.0"
+	UpgradeVersion = "1.5.1"
+)
 
 // sharedLogs are append-only logs that other tiers on the machine write
 // too (dpkg --root still logs to the host's dpkg.log): only lines about

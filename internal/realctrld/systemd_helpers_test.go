@@ -37,10 +37,6 @@ const (
 var systemdFootprint = append(append([]string{}, footprint...),
 	"/etc/systemd/system/*.wants/ctrld*", "/lib/systemd/system/ctrld*", "/etc/controld/ctrld.log")
 
-// removalBound is the contract's bound on a removal and on an offline
-// upgrade.
-const removalBound = 30 * time.Second
-
 // pastRestartSec is longer than the unit's RestartSec=120: a unit that
 // survived a removal has restarted ctrld by then.
 const pastRestartSec = 130 * time.Second

@@ -13,6 +13,10 @@ import (
 // values it would write into the (shared) kernel.
 var sysctlDirs = []string{"usr/lib/sysctl.d", "lib/sysctl.d", "etc/sysctl.d", "run/sysctl.d"}
 
+// pid1Sysctls are what systemd as PID 1 raises or sets itself, without
+// sysctl.d.
+var pid1Sysctls = []string{"fs.nr_open", "fs.file-max", "kernel.core_pattern", "kernel.pid_max"}
+
 // hostSysctls reads the host's value of every sysctl the container's
 // systemd would set: none of them may change.
 func hostSysctls(rootfs string) map[string]string {
@@ -30,6 +34,9 @@ func hostSysctls(rootfs string) map[string]string {
 
 func sysctlKeys(rootfs string) []string {
 	seen := map[string]bool{}
+	for _, key := range pid1Sysctls {
+		seen[key] = true
+	}
 	for _, dir := range sysctlDirs {
 		files, _ := filepath.Glob(filepath.Join(rootfs, dir, "*.conf"))
 		for _, f := range files {

@@ -98,7 +98,7 @@ func judgeOfflineUpgrade(t *testing.T, s *realctrld.SystemdSandbox) {
 	upgrade := step(t, r, "dpkg -i (upgrade)")
 	wantWithin(t, upgrade, 0, removalBound)
 	wantLineOnce(t, upgrade, lineComplete)
-	if got := queryOut(t, r, "upgraded", "version"); got != upgradeVersion+" install ok installed" {
+	if got := queryOut(t, r, "upgraded", "version"); got != realctrld.UpgradeVersion+" install ok installed" {
 		t.Errorf("after the upgrade dpkg says %q", got)
 	}
 	if got := queryOut(t, r, "upgraded", "is-active"); got != "active" {

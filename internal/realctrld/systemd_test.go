@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/installers/linux"
 	"github.com/ctrld-install/ctrld-install/internal/realctrld"
 )
 
@@ -37,13 +36,6 @@ const (
 	phaseLimit   = 10 * time.Minute
 	maxContainer = 2
 )
-
-// upgradeVersion is a higher version of the same package, for the
-// offline upgrade.
-const upgradeVersion = realctrld.PackageVersion + ".1"
-
-// shareUpgradeDeb is the upgrade package's name in the share folder.
-const shareUpgradeDeb = "ctrld-upgrade.deb"
 
 // systemdScenarios, in the order they start: the one with the long wait
 // first, so the wait overlaps the others.
@@ -75,28 +67,23 @@ type systemdRun struct {
 // namespaces, for each real ctrld named, at most two containers at once,
 // then judges each and prints the table of lines, exit codes and times.
 func TestSystemd(t *testing.T) {
-	binaries := []string{realctrld.Binary(t)}
+	binaries := realctrld.Binaries(t)
 	rootfs, err := realctrld.SystemdRootfs()
 	if err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()
 	var runs []*systemdRun
-	for _, real := range binaries {
-		label := filepath.Base(filepath.Dir(real))
-		dir := artifactsFor(real).build(t, real)
-		upgrade := upgradeDeb(t, dir)
+	for _, ctrld := range binaries {
+		dir := artifactsOf(t, ctrld.Path)
 		for _, sc := range systemdScenarios {
-			s := realctrld.NewSystemdSandbox(t, label+"-"+sc.name, rootfs)
-			for _, n := range []string{shareCtrld, shareWrapper, shareDeb, shareRPM} {
+			s := realctrld.NewSystemdSandbox(t, ctrld.Version+"-"+sc.name, rootfs)
+			for _, n := range []string{shareCtrld, shareWrapper, shareDeb, shareRPM, shareUpgradeDeb} {
 				if err := os.Link(filepath.Join(dir, n), filepath.Join(s.ShareDir(), n)); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if err := os.Link(upgrade, filepath.Join(s.ShareDir(), shareUpgradeDeb)); err != nil {
-				t.Fatal(err)
-			}
-			runs = append(runs, &systemdRun{scenario: sc, label: label, sandbox: s})
+			runs = append(runs, &systemdRun{scenario: sc, label: ctrld.Version, sandbox: s})
 		}
 	}
 	// Each scenario's first boot takes its core here, so they start in
@@ -171,30 +158,6 @@ func (run *systemdRun) act(a action) error {
 		}
 	}
 	return s.Phase(a.phase, phaseLimit)
-}
-
-// upgradeDeb builds the same package at a higher version beside the
-// artifacts.
-func upgradeDeb(t *testing.T, dir string) string {
-	t.Helper()
-	path := filepath.Join(dir, shareUpgradeDeb)
-	if _, err := os.Stat(path); err == nil {
-		return path
-	}
-	pkg := linux.Package{
-		Name: "ctrld", Version: upgradeVersion, Arch: "amd64",
-		Ctrld: filepath.Join(dir, shareCtrld), Wrapper: filepath.Join(dir, shareWrapper),
-		MTime: time.Unix(1767225600, 0),
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := pkg.Build("deb", f); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // systemdTable is every scenario's steps: the wrapper's line, the exit
