@@ -173,6 +173,29 @@ func wantServiceRuns(t *testing.T, r *realctrld.Report, label string) {
 	}
 }
 
+// wantInstalled checks a provisioning step and recordService "installed":
+// the line once, exit 0, the service running.
+func wantInstalled(t *testing.T, r *realctrld.Report, name string) {
+	t.Helper()
+	install := step(t, r, name)
+	wantLineOnce(t, install, lineComplete)
+	if install.Exit != 0 {
+		t.Errorf("%s: exit %d\n%s%s", name, install.Exit, install.Stdout, install.Stderr)
+	}
+	wantServiceRuns(t, r, "installed")
+}
+
+// wantRemoved checks a removal step and what recordSystemd and
+// recordJournal saw under label afterwards: within the bound, nothing of
+// ctrld's left, resolv.conf as before the install.
+func wantRemoved(t *testing.T, r *realctrld.Report, name, label string) {
+	t.Helper()
+	wantWithin(t, step(t, r, name), 0, removalBound)
+	wantNoCtrldUnit(t, r, label)
+	wantResolvAsBefore(t, r, label)
+	wantJournal(t, r, label, unitName)
+}
+
 // wantWithin checks a step's exit code and the contract's time bound.
 func wantWithin(t *testing.T, st realctrld.Step, exit int, bound time.Duration) {
 	t.Helper()

@@ -42,12 +42,8 @@ var deviceNodes = []struct {
 // because the cgroup namespace belongs to the thread that unshared it.
 func runSystemdInit() int {
 	runtime.LockOSThread()
-	if err := mustBeIsolated(); err != nil {
+	if err := mustBeNewInit(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return 3
-	}
-	if os.Getpid() != 1 {
-		fmt.Fprintln(os.Stderr, "refusing to run: not PID 1 of a new pid namespace")
 		return 3
 	}
 	if err := unix.Unshare(unix.CLONE_NEWCGROUP); err != nil {

@@ -66,34 +66,21 @@ func wantHardCase(t *testing.T, r *realctrld.Report) {
 
 func judgeOfflinePurge(t *testing.T, s *realctrld.SystemdSandbox) {
 	r := s.Report
-	wantLineOnce(t, step(t, r, "dpkg -i"), lineComplete)
-	wantServiceRuns(t, r, "installed")
+	wantInstalled(t, r, "dpkg -i")
 	wantHardCase(t, r)
-	wantWithin(t, step(t, r, "dpkg --purge"), 0, removalBound)
-	wantNoCtrldUnit(t, r, "after-purge")
-	wantResolvAsBefore(t, r, "after-purge")
-	wantJournal(t, r, "after-purge", unitName)
+	wantRemoved(t, r, "dpkg --purge", "after-purge")
 }
 
 func judgeOfflineErase(t *testing.T, s *realctrld.SystemdSandbox) {
 	r := s.Report
-	install := step(t, r, "rpm -i")
-	wantLineOnce(t, install, lineComplete)
-	if install.Exit != 0 {
-		t.Errorf("rpm -i: exit %d\n%s%s", install.Exit, install.Stdout, install.Stderr)
-	}
-	wantServiceRuns(t, r, "installed")
+	wantInstalled(t, r, "rpm -i")
 	wantHardCase(t, r)
-	wantWithin(t, step(t, r, "rpm -e"), 0, removalBound)
-	wantNoCtrldUnit(t, r, "after-erase")
-	wantResolvAsBefore(t, r, "after-erase")
-	wantJournal(t, r, "after-erase", unitName)
+	wantRemoved(t, r, "rpm -e", "after-erase")
 }
 
 func judgeOfflineUpgrade(t *testing.T, s *realctrld.SystemdSandbox) {
 	r := s.Report
-	wantLineOnce(t, step(t, r, "dpkg -i"), lineComplete)
-	wantServiceRuns(t, r, "installed")
+	wantInstalled(t, r, "dpkg -i")
 	wantHardCase(t, r)
 	upgrade := step(t, r, "dpkg -i (upgrade)")
 	wantWithin(t, upgrade, 0, removalBound)
