@@ -73,7 +73,8 @@ func bootContainer(work, rootfs, name string, hostNS map[string]string) (*contai
 	if tree == "" {
 		return nil, errors.New("no cgroup2 tree for the container")
 	}
-	c := &container{work: work, rootfs: rootfs, hostNS: hostNS, cgroup: filepath.Join(tree, "realctrld-"+name+"-"+strconv.Itoa(os.Getpid()))}
+	removeStaleCgroups(tree)
+	c := &container{work: work, rootfs: rootfs, hostNS: hostNS, cgroup: filepath.Join(tree, cgroupPrefix+name+"-"+strconv.Itoa(os.Getpid()))}
 	if err := os.MkdirAll(c.payload(), 0o755); err != nil {
 		return nil, fmt.Errorf("cgroup: %w", err)
 	}
@@ -246,6 +247,25 @@ func (c *container) powerOff() error {
 		return errors.New(strings.Join(problems, "; "))
 	}
 	return nil
+}
+
+// cgroupPrefix starts the name of every container's cgroup, which ends in
+// the pid of the test process that made it.
+const cgroupPrefix = "realctrld-"
+
+// removeStaleCgroups removes the cgroups of containers whose test process
+// is gone (killed before it could clean up); their processes died with it.
+func removeStaleCgroups(tree string) {
+	dirs, _ := filepath.Glob(filepath.Join(tree, cgroupPrefix+"*"))
+	for _, dir := range dirs {
+		pid := dir[strings.LastIndexByte(dir, '-')+1:]
+		if _, err := strconv.Atoi(pid); err != nil {
+			continue
+		}
+		if _, err := os.Stat("/proc/" + pid); os.IsNotExist(err) {
+			(&container{cgroup: dir}).removeCgroups()
+		}
+	}
 }
 
 // removeCgroups removes the container's cgroups, deepest first; a cgroup
