@@ -26,7 +26,7 @@ func systemdDebSuccessLater(b *realctrld.Box) {
 func judgeDebSuccess(t *testing.T, s *realctrld.SystemdSandbox) {
 	r := s.Report
 	wantInstalled(t, r, "dpkg -i")
-	wantRemoved(t, r, "dpkg --purge", "after-purge")
+	wantSystemdRemoval(t, r, "dpkg --purge", "after-purge")
 	wantNoCtrldUnit(t, r, "later")
 	wantJournal(t, r, "later", unitName)
 }

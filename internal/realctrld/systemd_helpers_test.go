@@ -185,10 +185,10 @@ func wantInstalled(t *testing.T, r *realctrld.Report, name string) {
 	wantServiceRuns(t, r, "installed")
 }
 
-// wantRemoved checks a removal step and what recordSystemd and
+// wantSystemdRemoval checks a removal step and what recordSystemd and
 // recordJournal saw under label afterwards: within the bound, nothing of
 // ctrld's left, resolv.conf as before the install.
-func wantRemoved(t *testing.T, r *realctrld.Report, name, label string) {
+func wantSystemdRemoval(t *testing.T, r *realctrld.Report, name, label string) {
 	t.Helper()
 	wantWithin(t, step(t, r, name), 0, removalBound)
 	wantNoCtrldUnit(t, r, label)

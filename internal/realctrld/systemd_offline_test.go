@@ -68,14 +68,14 @@ func judgeOfflinePurge(t *testing.T, s *realctrld.SystemdSandbox) {
 	r := s.Report
 	wantInstalled(t, r, "dpkg -i")
 	wantHardCase(t, r)
-	wantRemoved(t, r, "dpkg --purge", "after-purge")
+	wantSystemdRemoval(t, r, "dpkg --purge", "after-purge")
 }
 
 func judgeOfflineErase(t *testing.T, s *realctrld.SystemdSandbox) {
 	r := s.Report
 	wantInstalled(t, r, "rpm -i")
 	wantHardCase(t, r)
-	wantRemoved(t, r, "rpm -e", "after-erase")
+	wantSystemdRemoval(t, r, "rpm -e", "after-erase")
 }
 
 func judgeOfflineUpgrade(t *testing.T, s *realctrld.SystemdSandbox) {
