@@ -164,15 +164,15 @@ func (run *systemdRun) act(a action) error {
 // code and the time, with each boot's time and the tier's run time.
 func systemdTable(runs []*systemdRun, took time.Duration) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-40s %-34s %5s %7s  %s\n", "scenario", "step", "exit", "time", "line")
+	fmt.Fprintf(&b, "%-46s %-34s %5s %7s  %s\n", "scenario", "step", "exit", "time", "line")
 	for _, run := range runs {
 		s := run.sandbox
 		name := run.label + "/" + run.scenario.name
 		for i, d := range s.Boots {
-			fmt.Fprintf(&b, "%-40s %-34s %5s %6.1fs\n", name, fmt.Sprintf("boot %d", i+1), "", d.Seconds())
+			fmt.Fprintf(&b, "%-46s %-34s %5s %6.1fs\n", name, fmt.Sprintf("boot %d", i+1), "", d.Seconds())
 		}
 		for i, d := range s.PowerOffs {
-			fmt.Fprintf(&b, "%-40s %-34s %5s %6.1fs\n", name, fmt.Sprintf("power off %d", i+1), "", d.Seconds())
+			fmt.Fprintf(&b, "%-46s %-34s %5s %6.1fs\n", name, fmt.Sprintf("power off %d", i+1), "", d.Seconds())
 		}
 		if s.Report == nil {
 			continue
@@ -181,7 +181,7 @@ func systemdTable(runs []*systemdRun, took time.Duration) string {
 			if isQuery(st) {
 				continue
 			}
-			fmt.Fprintf(&b, "%-40s %-34s %5d %6.1fs  %s\n", name, st.Name, st.Exit, st.Duration.Seconds(), realctrld.Redact(summary(st)))
+			fmt.Fprintf(&b, "%-46s %-34s %5d %6.1fs  %s\n", name, st.Name, st.Exit, st.Duration.Seconds(), realctrld.Redact(summary(st)))
 		}
 	}
 	fmt.Fprintf(&b, "tier run time: %.1fs for %d scenarios, at most %d containers at once\n", took.Seconds(), len(runs), maxContainer)
