@@ -16,6 +16,9 @@ const (
 	lineComplete     = "provisioning complete (exit 0)"
 	lineUnidentified = "provisioning failed: stage=package code=CTRLD_UNIDENTIFIED (exit 64)"
 	lineTimeout      = "provisioning failed: stage=package code=CTRLD_TIMEOUT (exit 63)"
+	// lineReloadFailed is the offline upgrade's line: the new binary is
+	// in place, the old service keeps running.
+	lineReloadFailed = "provisioning failed: stage=package code=SERVICE_RELOAD_FAILED (exit 66)"
 	// removalLine is what the package's prerm says while it works.
 	removalLine = "ctrld: stopping and uninstalling the ctrld service"
 )
