@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testenv"
 )
 
 func TestMirrorFromAptSources(t *testing.T) {
@@ -49,4 +51,8 @@ func TestSysctlChangesAreReported(t *testing.T) {
 	if got := compareSysctls(before, before); len(got) != 0 {
 		t.Errorf("no change reported as %q", got)
 	}
+}
+
+func TestRootfsRecipePassesShellcheck(t *testing.T) {
+	testenv.ShellCheck(t, "systemd_rootfs.sh", rootfsRecipe)
 }
