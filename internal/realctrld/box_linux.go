@@ -43,8 +43,9 @@ var BaseEnv = []string{
 const maxOutput = 1 << 20
 
 // runScenario is the namespace's second process: it runs the scenario and
-// writes the report.
-func runScenario(scenarios map[string]Scenario) int {
+// writes the report. With ownSyslog it receives syslog itself; under
+// systemd the journal keeps it.
+func runScenario(scenarios map[string]Scenario, ownSyslog bool) int {
 	if err := mustBeIsolated(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 3
@@ -56,12 +57,14 @@ func runScenario(scenarios map[string]Scenario) int {
 	}
 	b := &Box{}
 	b.report.PidNamespace, _ = namespaceInode("pid")
-	recv, err := listenSyslog("/dev/log")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "syslog:", err)
-		return 3
+	if ownSyslog {
+		recv, err := listenSyslog("/dev/log")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "syslog:", err)
+			return 3
+		}
+		b.syslog = recv
 	}
-	b.syslog = recv
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
@@ -70,8 +73,10 @@ func runScenario(scenarios map[string]Scenario) int {
 		}()
 		scenario(b)
 	}()
-	time.Sleep(100 * time.Millisecond) // let the last datagrams arrive
-	b.report.Syslog = recv.Messages()
+	if b.syslog != nil {
+		time.Sleep(100 * time.Millisecond) // let the last datagrams arrive
+		b.report.Syslog = b.syslog.Messages()
+	}
 	b.report.Processes = processes()
 	if b.api != nil {
 		b.report.API = b.api.Requests()
@@ -80,7 +85,7 @@ func runScenario(scenarios map[string]Scenario) int {
 	if err != nil {
 		return 3
 	}
-	if err := os.WriteFile(filepath.Join(InsideDir, reportFile), data, 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(InsideDir, reportName()), data, 0o600); err != nil {
 		return 3
 	}
 	return 0

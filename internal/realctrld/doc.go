@@ -9,4 +9,12 @@
 // under unshare(1) and judges the report; inside, as PID 1, it builds the
 // namespace's file system and reaps orphans; its child runs the scenario
 // and writes the report.
+//
+// The systemd tier boots a real systemd instead: the test binary, started
+// in new pid, mount, net, uts and ipc namespaces inside a cgroup of its
+// own, enters a cgroup namespace, lays an overlay over a cached Debian root
+// file system (built once with debootstrap), pivots into it and execs
+// systemd. The host runs each phase of a scenario inside through nsenter,
+// as the same test binary, and reboots the container between phases when
+// the scenario needs a machine that comes back offline.
 package realctrld

@@ -30,6 +30,9 @@ var watched = []string{
 	"/etc/resolv.conf", "/etc/init.d", "/etc/controld", "/etc/systemd/system",
 	"/var/lib/dpkg/status", "/var/lib/dpkg/info", "/var/lib/rpm",
 	"/usr/bin/ctrld", "/usr/bin/ctrld-install", "/var/log/ctrld.log", "/var/log/ctrld.err",
+	// What a container's systemd or util-linux mount would write into a
+	// /run they could reach.
+	"/run/mount", "/run/systemd", "/run/dbus", "/run/log",
 }
 
 // PackageVersion is the version of the packages the scenarios install,

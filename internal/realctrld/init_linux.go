@@ -31,12 +31,8 @@ var devices = []string{"null", "zero", "full", "random", "urandom", "tty"}
 // system, starts the scenario as its child and reaps every orphan until
 // that child ends. Its exit ends the namespace and every process in it.
 func runInit() int {
-	if err := mustBeIsolated(); err != nil {
+	if err := mustBeNewInit(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
-		return 3
-	}
-	if os.Getpid() != 1 {
-		fmt.Fprintln(os.Stderr, "refusing to run: not PID 1 of a new pid namespace")
 		return 3
 	}
 	if err := buildFileSystem(os.Getenv(envWork)); err != nil {
@@ -59,6 +55,18 @@ func runInit() int {
 		return 3
 	}
 	return reapUntil(child.Process.Pid)
+}
+
+// mustBeNewInit refuses to go on unless this process is isolated and PID
+// 1 of its new pid namespace.
+func mustBeNewInit() error {
+	if err := mustBeIsolated(); err != nil {
+		return err
+	}
+	if os.Getpid() != 1 {
+		return errors.New("refusing to run: not PID 1 of a new pid namespace")
+	}
+	return nil
 }
 
 // reapUntil reaps every child, adopted orphans included, until pid ends,

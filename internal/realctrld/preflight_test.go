@@ -151,10 +151,11 @@ func preflightMalformedToken(b *realctrld.Box) {
 // judgePreflight runs a preflight scenario and returns preflight's
 // answer and start's step, having checked that preflight kept its own
 // contract: valid JSON, the exit it names, nothing on stderr, nothing
-// changed.
+// changed. It runs with the first real ctrld named: preflight judges the
+// device, not the ctrld version.
 func judgePreflight(t *testing.T, name string, limit time.Duration) (preflightJSON, realctrld.Step, *realctrld.Report) {
 	t.Helper()
-	r := runScenario(t, name, limit)
+	r := runScenario(t, realctrld.Binaries(t)[0], name, limit)
 	if r.Error != "" {
 		t.Fatalf("scenario: %s", r.Error)
 	}
