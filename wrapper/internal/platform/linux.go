@@ -62,7 +62,10 @@ func (Linux) ServiceFiles(name string) []string {
 	}
 }
 
-func (Linux) Installed(svc Service) bool { return anyExists(svc.Files) }
+// Installed: a unit file or init script exists and runs this binary.
+func (Linux) Installed(svc Service) bool {
+	return anyExists(svc.Files) && ownService(svc.Files, svc.Ctrld)
+}
 
 func (Linux) Gate(context.Context, Service) bool { return true }
 
