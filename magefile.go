@@ -289,7 +289,7 @@ func UnitAndScenarios() error {
 	if err != nil {
 		return err
 	}
-	return sh.RunV("go", append([]string{"test", "-count=1", "-timeout", "40m"}, rest...)...)
+	return sh.RunV("go", append([]string{"test", "-count=1", "-timeout", "60m"}, rest...)...)
 }
 
 // packagesExcept lists the module's packages not matched by patterns.
