@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"github.com/ctrld-install/ctrld-install/testdata/fakectrld/tokenhash"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings/plisttest"

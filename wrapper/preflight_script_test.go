@@ -18,7 +18,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 )
 

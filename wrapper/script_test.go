@@ -22,7 +22,7 @@ import (
 	"howett.net/plist"
 
 	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"github.com/ctrld-install/ctrld-install/testdata/fakectrld/tokenhash"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )

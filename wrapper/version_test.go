@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // The release main, stamped with -X at contract.VersionVar, prints that

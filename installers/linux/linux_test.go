@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 var epoch = time.Unix(1_700_000_000, 0).UTC()

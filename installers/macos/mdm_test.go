@@ -7,7 +7,7 @@ import (
 
 	"howett.net/plist"
 
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 

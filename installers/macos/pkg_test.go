@@ -20,7 +20,7 @@ import (
 	"github.com/ctrld-install/ctrld-install/installers/macos/bom"
 	"github.com/ctrld-install/ctrld-install/installers/macos/cpio"
 	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 var epoch = time.Unix(1_700_000_000, 0).UTC()

@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/installers/signing/signingtest"
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // signedTOC is the part of a signed TOC the verification reads. It is

@@ -13,7 +13,7 @@ import (
 	"github.com/ctrld-install/ctrld-install/installers/signing"
 	"github.com/ctrld-install/ctrld-install/installers/signing/signingtest"
 	"github.com/ctrld-install/ctrld-install/installers/windows"
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // osslVerify runs osslsigncode, an independent C implementation, which

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/ctrld-install/ctrld-install/installers/linux"
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // fakeCtrldDir lays out CTRLD_DIR with a stand-in ctrld for each platform.

@@ -11,7 +11,7 @@ import (
 	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
 	"github.com/ctrld-install/ctrld-install/installers/signing"
 	"github.com/ctrld-install/ctrld-install/installers/signing/signingtest"
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // With every signing variable set, dist signs each ctrld-install.exe

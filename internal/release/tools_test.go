@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ctrld-install/ctrld-install/installers/signing/signingtest"
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // A kind that needs a tool names it and its packages, and Dist stops

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // parsed is one line of a real ctrld's output, taken apart.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 func TestParseConfComments(t *testing.T) {

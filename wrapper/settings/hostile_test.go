@@ -2,7 +2,7 @@ package settings
 
 import (
 	"errors"
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"strings"
 	"testing"
 

@@ -16,7 +16,7 @@ import (
 	"testing"
 
 	"github.com/ctrld-install/ctrld-install/installers/macos/cpio"
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 func TestCksumVectors(t *testing.T) {

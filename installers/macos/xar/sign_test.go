@@ -18,7 +18,7 @@ import (
 	"testing"
 
 	"github.com/ctrld-install/ctrld-install/installers/signing/signingtest"
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 func testSigner(t testing.TB) (*Signer, *signingtest.Leaf) {

@@ -3,7 +3,7 @@ package cab
 import (
 	"bytes"
 	"encoding/binary"
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"io"
 	"testing"
 	"time"

@@ -1,7 +1,7 @@
 package cab
 
 import (
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"io"
 	"math/rand/v2"
 	"os"

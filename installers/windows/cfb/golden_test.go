@@ -2,7 +2,7 @@ package cfb
 
 import (
 	"bytes"
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"slices"
 	"testing"
 )

@@ -1,7 +1,7 @@
 package cfb
 
 import (
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"io"
 	"math/rand/v2"
 	"os"

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/internal/testenv"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // The upgrade reload runs through the process-group machinery: when it is

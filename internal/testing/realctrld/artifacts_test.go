@@ -1,0 +1,139 @@
+//go:build linux
+
+package realctrld_test
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/installers/linux"
+	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
+)
+
+// artifacts are built once per real ctrld and test binary, and linked
+// into each scenario's share folder.
+type artifacts struct {
+	dir  string
+	err  string
+	once sync.Once
+}
+
+var (
+	builtMu sync.Mutex
+	built   = map[string]*artifacts{}
+)
+
+// artifactsOf returns the artifacts of one real ctrld, built on first use.
+func artifactsOf(t *testing.T, real string) string {
+	builtMu.Lock()
+	a, ok := built[real]
+	if !ok {
+		a = &artifacts{}
+		built[real] = a
+	}
+	builtMu.Unlock()
+	return a.build(t, real)
+}
+
+// Names in the share folder.
+const (
+	shareCtrld   = "ctrld"
+	shareWrapper = "ctrld-install"
+	shareDeb     = "ctrld.deb"
+	shareRPM     = "ctrld.rpm"
+	shareTarball = "ctrld.tar.gz"
+	// shareUpgradeDeb is the same ctrld packaged at a higher version.
+	shareUpgradeDeb = "ctrld-upgrade.deb"
+	// shareNextDeb is the next real ctrld's upgrade package, for a
+	// scenario that upgrades from one version to the next.
+	shareNextDeb = "ctrld-next.deb"
+)
+
+func (a *artifacts) build(t *testing.T, real string) string {
+	a.once.Do(func() {
+		dir, err := os.MkdirTemp("", "realctrld-artifacts")
+		if err != nil {
+			a.err = err.Error()
+			return
+		}
+		a.dir = dir
+		data, err := os.ReadFile(real)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, shareCtrld), data, 0o755)
+		}
+		if err != nil {
+			a.err = err.Error()
+			return
+		}
+		testenv.GoBuild(t, dir, shareWrapper, "./wrapper", "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
+		pkg := linux.Package{
+			Name: "ctrld", Version: realctrld.PackageVersion, Arch: "amd64",
+			Ctrld: filepath.Join(dir, shareCtrld), Wrapper: filepath.Join(dir, shareWrapper),
+			MTime: time.Unix(1767225600, 0),
+		}
+		upgrade := pkg
+		upgrade.Version = realctrld.UpgradeVersion
+		for _, b := range []struct {
+			pkg          linux.Package
+			format, name string
+		}{{pkg, "deb", shareDeb}, {pkg, "rpm", shareRPM}, {upgrade, "deb", shareUpgradeDeb}} {
+			f, err := os.Create(filepath.Join(dir, b.name))
+			if err == nil {
+				err = b.pkg.Build(b.format, f)
+				f.Close()
+			}
+			if err != nil {
+				a.err = b.name + ": " + err.Error()
+				return
+			}
+		}
+		f, err := os.Create(filepath.Join(dir, shareTarball))
+		if err == nil {
+			err = pkg.BuildTarball(f)
+			f.Close()
+		}
+		if err != nil {
+			a.err = "tarball: " + err.Error()
+		}
+	})
+	if a.err != "" {
+		t.Fatal("artifacts: " + a.err)
+	}
+	return a.dir
+}
+
+// newSandbox prepares a scenario with the real ctrld, the wrapper and
+// the packages in its share folder.
+func newSandbox(t *testing.T, ctrld realctrld.Ctrld, name string) *realctrld.Sandbox {
+	t.Helper()
+	s := realctrld.NewSandbox(t, name)
+	dir := artifactsOf(t, ctrld.Path)
+	for _, n := range []string{shareCtrld, shareWrapper, shareDeb, shareRPM, shareTarball, shareUpgradeDeb} {
+		if err := os.Link(filepath.Join(dir, n), filepath.Join(s.ShareDir(), n)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+// shareNext links the next real ctrld's upgrade package into the
+// scenario's share folder as shareNextDeb.
+func shareNext(t *testing.T, s *realctrld.Sandbox, next realctrld.Ctrld) {
+	t.Helper()
+	dir := artifactsOf(t, next.Path)
+	if err := os.Link(filepath.Join(dir, shareUpgradeDeb), filepath.Join(s.ShareDir(), shareNextDeb)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// forEachCtrld runs test once per real ctrld, as a subtest named after
+// its version.
+func forEachCtrld(t *testing.T, test func(t *testing.T, ctrld realctrld.Ctrld)) {
+	for _, c := range realctrld.Binaries(t) {
+		t.Run(c.Version, func(t *testing.T) { test(t, c) })
+	}
+}

@@ -1,0 +1,53 @@
+package realctrld
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
+)
+
+// CheckCanary fails the test when the canary token shows anywhere the
+// scenario could leak it: a step's output (ctrld's own secret steps
+// aside), syslog, any process's argv or environment at the end, any file
+// written in the overlays (package databases and logs included) except
+// the inputs named (paths inside, such as the settings file).
+func (s *Sandbox) CheckCanary(t *testing.T, inputs ...string) {
+	t.Helper()
+	r := s.Report
+	for _, st := range r.Steps {
+		if st.Secret {
+			continue
+		}
+		if strings.Contains(st.Stdout+st.Stderr, testenv.Canary) {
+			t.Errorf("%s: the token is in the output of step %s", s.Name, st.Name)
+		}
+	}
+	for _, m := range r.Syslog {
+		if strings.Contains(m, testenv.Canary) {
+			t.Errorf("%s: the token is in syslog: %q", s.Name, Redact(m))
+		}
+	}
+	all := append([]Process{}, r.Processes...)
+	for _, procs := range r.ProcessSnapshots {
+		all = append(all, procs...)
+	}
+	for _, p := range all {
+		if strings.Contains(strings.Join(p.Argv, " ")+strings.Join(p.Environ, " "), testenv.Canary) {
+			t.Errorf("%s: the token is in the argv or environment of process %d (%s)", s.Name, p.Pid, Redact(strings.Join(p.Argv, " ")))
+		}
+	}
+	var except []string
+	for _, in := range inputs {
+		except = append(except, s.UpperDir()+in)
+	}
+	for _, f := range testenv.FilesWithCanary(s.UpperDir(), except...) {
+		t.Errorf("%s: the token is in a file written inside: %s", s.Name, strings.TrimPrefix(f, s.UpperDir()))
+	}
+}
+
+// TokenPlaceholder replaces the token in recorded ctrld output.
+const TokenPlaceholder = "<PROVISION_TOKEN>"
+
+// Redact replaces the canary token with the placeholder.
+func Redact(s string) string { return strings.ReplaceAll(s, testenv.Canary, TokenPlaceholder) }

@@ -1,0 +1,72 @@
+//go:build linux
+
+package realctrld_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
+)
+
+// A real provisioning from the .deb against the fake API, then an upgrade
+// with no token left anywhere, then a purge.
+func debSuccess(b *realctrld.Box) {
+	installProvisionedDeb(b)
+	b.Run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
+	b.RecordProcesses("installed")
+	b.Snapshot("installed", resolvConf, "/etc/controld", "/etc/controld/ctrld.toml", "/etc/init.d/ctrld")
+	b.Remove(settingsFile)
+	b.Run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", realctrld.Share+"/ctrld.deb")
+	b.Run("ctrld status after upgrade", quick, nil, "/usr/bin/ctrld", "status")
+	b.RecordProcesses("upgraded")
+	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
+	recordRemoval(b, "after-purge")
+}
+
+func TestDebProvisionsForReal(t *testing.T) {
+	forEachCtrld(t, func(t *testing.T, ctrld realctrld.Ctrld) {
+		r := runScenario(t, ctrld, "deb-success", 8*time.Minute)
+		install := step(t, r, "dpkg -i")
+		wantLineOnce(t, install, lineComplete)
+		if install.Exit != 0 {
+			t.Errorf("dpkg -i: exit %d\n%s", install.Exit, install.Stdout)
+		}
+		if st := step(t, r, "ctrld status"); st.Exit != 0 {
+			t.Errorf("ctrld status: exit %d", st.Exit)
+		}
+		daemons := ctrldProcesses(r.ProcessSnapshots["installed"])
+		if len(daemons) != 1 || !strings.Contains(strings.Join(daemons[0].Argv, " "), "run ") ||
+			!strings.Contains(strings.Join(daemons[0].Argv, " "), "--cd="+realctrld.DeviceUID) {
+			t.Errorf("want one daemon running with the uid, got %v", daemons)
+		}
+		installed, _ := r.SnapshotNamed("installed")
+		if !strings.Contains(installed.File(resolvConf).Content, "nameserver 127.0.0.1") {
+			t.Errorf("resolv.conf does not point at ctrld: %q", installed.File(resolvConf).Content)
+		}
+		upgrade := step(t, r, "dpkg -i (upgrade)")
+		wantLineOnce(t, upgrade, lineComplete)
+		if upgrade.Exit != 0 || step(t, r, "ctrld status after upgrade").Exit != 0 {
+			t.Errorf("upgrade: exit %d\n%s", upgrade.Exit, upgrade.Stdout)
+		}
+		provisions := 0
+		for _, q := range r.API {
+			if q.Kind == "prov_token" {
+				provisions++
+			}
+		}
+		if provisions != 1 {
+			t.Errorf("the token was posted %d times; the upgrade must not provision again", provisions)
+		}
+		purge := step(t, r, "dpkg --purge")
+		if purge.Exit != 0 || purge.Duration > removalBound {
+			t.Errorf("purge: exit %d after %s\n%s", purge.Exit, purge.Duration, purge.Stdout)
+		}
+		wantNothingLeft(t, r, "after-purge")
+		wantResolvRestored(t, r)
+		if left := ctrldProcesses(r.ProcessSnapshots["after-purge"]); len(left) > 0 {
+			t.Errorf("ctrld still runs after the purge: %v", left)
+		}
+	})
+}

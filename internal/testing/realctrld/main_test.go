@@ -1,0 +1,33 @@
+//go:build linux
+
+package realctrld_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
+)
+
+// scenarios run inside the namespaces; each _test.go file holds one with
+// the test that judges it.
+var scenarios = map[string]realctrld.Scenario{
+	"no-network":           noNetwork,
+	"route-to-nowhere":     routeToNowhere,
+	"deb-reject-then-fix":  debRejectThenFix,
+	"rpm-offline-then-fix": rpmOfflineThenFix,
+	"deb-success":          debSuccess,
+	"tarball":              tarball,
+	"offline-purge":        offlinePurge,
+	"offline-erase":        offlineErase,
+	"ctrld-outputs":        captureOutputs,
+	"offline-upgrade":      offlineUpgrade,
+	"version-upgrade":      versionUpgrade,
+}
+
+func TestMain(m *testing.M) {
+	if code, inside := realctrld.Main(scenarios); inside {
+		os.Exit(code)
+	}
+	os.Exit(m.Run())
+}

@@ -1,0 +1,32 @@
+//go:build linux
+
+package realctrld_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
+)
+
+// A route that goes nowhere: every packet is dropped, so ctrld's API
+// calls hang until the wrapper's --timeout kills its whole tree.
+func routeToNowhere(b *realctrld.Box) {
+	b.Snapshot("resolv-before", resolvConf)
+	installBinaries(b)
+	b.Must("/usr/sbin/ip", "route", "add", "default", "dev", "lo")
+	b.Run("wrapper start", quick, tokenEnv, wrapperBin, "start", "--timeout=5s")
+	recordFailure(b, "after-timeout")
+}
+
+func TestRouteToNowhereTimesOut(t *testing.T) {
+	forEachCtrld(t, func(t *testing.T, ctrld realctrld.Ctrld) {
+		r := runScenario(t, ctrld, "route-to-nowhere", 3*time.Minute)
+		st := step(t, r, "wrapper start")
+		wantOneLine(t, st, lineTimeout, 63)
+		if st.Duration > 20*time.Second {
+			t.Errorf("the 5 s bound took %s", st.Duration)
+		}
+		wantDNSAfterFailure(t, r, "after-timeout")
+	})
+}

@@ -1,0 +1,68 @@
+//go:build linux
+
+package realctrld_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
+)
+
+// ctrldOutputs are the real ctrld's own commands, run directly, whose
+// output (token replaced) the fake ctrld follows.
+var ctrldOutputs = []struct {
+	step, fixture string
+	exit          int
+}{
+	{"start rejected", "start-cd-org-token-rejected.txt", 1},
+	{"start", "start-cd-org-success.txt", 0},
+	{"status running", "status-running.txt", 0},
+	{"restart", "restart-running.txt", 0},
+	{"uninstall", "uninstall-online.txt", 0},
+	{"status not installed", "status-not-installed.txt", 1},
+}
+
+func captureOutputs(b *realctrld.Box) {
+	installBinaries(b)
+	api := b.StartAPI(testenv.Canary, realctrld.Reject)
+	b.RunSecret("start rejected", quick, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
+	api.SetMode(realctrld.Accept)
+	b.RunSecret("start", slow, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
+	b.Run("status running", quick, nil, ctrldBin, "status")
+	b.Run("restart", slow, nil, ctrldBin, "restart")
+	b.Run("uninstall", slow, nil, ctrldBin, "uninstall")
+	b.Run("status not installed", quick, nil, ctrldBin, "status")
+}
+
+func TestRealCtrldOutputsMatchFixtures(t *testing.T) {
+	forEachCtrld(t, func(t *testing.T, ctrld realctrld.Ctrld) {
+		r := runScenario(t, ctrld, "ctrld-outputs", 6*time.Minute)
+		for _, o := range ctrldOutputs {
+			st := step(t, r, o.step)
+			if st.Exit != o.exit {
+				t.Errorf("%s: exit %d, want %d", o.step, st.Exit, o.exit)
+			}
+			if st.Stderr != "" {
+				t.Errorf("%s wrote to stderr: %q", o.step, realctrld.Redact(st.Stderr))
+			}
+			compareFixture(t, ctrld, o.fixture, normalize(realctrld.Redact(st.Stdout)))
+		}
+	})
+}
+
+// normalize replaces what changes from run to run: timestamps, pids and
+// durations.
+func normalize(out string) string {
+	out = stamp.ReplaceAllString(out, "Dec  1 00:00:00.000")
+	fields := strings.Fields(out)
+	for _, f := range fields {
+		if _, err := strconv.Atoi(f); err == nil && len(f) > 2 {
+			out = strings.ReplaceAll(out, f, "<N>")
+		}
+	}
+	return out
+}

@@ -1,0 +1,32 @@
+//go:build linux
+
+package realctrld_test
+
+import (
+	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
+)
+
+// A provisioned .deb install on systemd against the fake API, then a
+// purge; a later phase looks again once RestartSec has passed.
+func systemdDebSuccess(b *realctrld.Box) {
+	provisionDeb(b)
+	b.Snapshot("installed", resolvConf, unitFile)
+	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
+	recordSystemd(b, "after-purge")
+	recordJournal(b, "after-purge")
+}
+
+func systemdDebSuccessLater(b *realctrld.Box) {
+	recordSystemd(b, "later")
+	recordJournal(b, "later")
+}
+
+func judgeDebSuccess(t *testing.T, s *realctrld.SystemdSandbox) {
+	r := s.Report
+	wantInstalled(t, r, "dpkg -i")
+	wantSystemdRemoval(t, r, "dpkg --purge", "after-purge")
+	wantNoCtrldUnit(t, r, "later")
+	wantJournal(t, r, "later", unitName)
+}

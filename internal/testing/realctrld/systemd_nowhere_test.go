@@ -1,0 +1,32 @@
+//go:build linux
+
+package realctrld_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
+)
+
+// A route to nowhere on systemd: the wrapper's --timeout kills ctrld's
+// tree, and nothing of a service is left active or failed.
+func systemdRouteToNowhere(b *realctrld.Box) {
+	b.Snapshot("resolv-before", resolvConf)
+	installBinaries(b)
+	b.Must("ip", "route", "add", "default", "dev", "lo")
+	b.Run("wrapper start --timeout=5s", quick, tokenEnv, wrapperBin, "start", "--timeout=5s")
+	recordSystemd(b, "after-timeout")
+	recordJournal(b, "after-timeout")
+}
+
+func judgeRouteToNowhere(t *testing.T, s *realctrld.SystemdSandbox) {
+	r := s.Report
+	st := step(t, r, "wrapper start --timeout=5s")
+	wantOneLine(t, st, lineTimeout, 63)
+	if st.Duration > 20*time.Second {
+		t.Errorf("the 5 s bound took %s", st.Duration)
+	}
+	wantNoActiveUnit(t, r, "after-timeout")
+	wantJournal(t, r, "after-timeout", "multi-user.target")
+}
