@@ -9,6 +9,7 @@ package evidence
 import (
 	"strings"
 
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/result"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/secret"
 )
 
@@ -38,12 +39,9 @@ const (
 	longTokenLen = 40
 )
 
-// Attempt is one listen address ctrld tried.
-type Attempt struct {
-	Addr    string `json:"addr"`
-	Proto   string `json:"proto"`
-	OSError string `json:"os_error"`
-}
+// Attempt is one listen address ctrld tried, kept under the names ctrld
+// gives its fields.
+type Attempt = result.Attempt
 
 // Evidence is the bounded copy of a result file's free-text fields.
 type Evidence struct {

@@ -3,12 +3,12 @@ package evidence
 import (
 	"encoding/json"
 	"errors"
-	"github.com/ctrld-install/ctrld-install/contract"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/result"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
@@ -39,8 +39,6 @@ var (
 	// ErrNotReadable means the copy exists but this user may not read it.
 	ErrNotReadable = errors.New("evidence not readable by this user")
 )
-
-func resultPath(home string) string { return filepath.Join(home, result.FileName) }
 
 // Save replaces the copy in dir atomically. dir must exist: it is the
 // record's folder, created and checked when the record was written.
@@ -101,11 +99,11 @@ func Load(dir, line string, recordTime time.Time, secrets []string) (Record, err
 	if json.Unmarshal(data, &r) != nil || r.Version != recordVersion || r.Line != line {
 		return Record{}, ErrNone
 	}
-	stamp, ok := stampWithin(r.ResultStamp, time.Unix(0, 0), time.Now().Add(MaxSkew))
+	stamp, ok := result.StampWithin(r.ResultStamp, time.Unix(0, 0), time.Now())
 	if !ok {
 		return Record{}, ErrNone
 	}
-	r.ResultStamp = stamp
+	r.ResultStamp = renderStamp(stamp)
 	r.Evidence = r.Evidence.Clean(secrets)
 	return r, nil
 }

@@ -105,11 +105,8 @@ func pids(procDir string) []int {
 	return out
 }
 
-// stat returns the fields after the command name in /proc/<pid>/stat.
-func stat(procDir string, pid int) []string { return proc.StatFields(procDir, pid) }
-
 func parentOf(procDir string, pid int) (int, bool) {
-	f := stat(procDir, pid)
+	f := proc.StatFields(procDir, pid)
 	if len(f) < 2 {
 		return 0, false
 	}
@@ -121,7 +118,7 @@ func parentOf(procDir string, pid int) (int, bool) {
 func alive(procDir string, tree map[int]bool) []int {
 	var out []int
 	for pid := range tree {
-		if f := stat(procDir, pid); len(f) > 0 && f[0] != "Z" {
+		if f := proc.StatFields(procDir, pid); len(f) > 0 && f[0] != "Z" {
 			out = append(out, pid)
 		}
 	}

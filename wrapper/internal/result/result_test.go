@@ -46,7 +46,8 @@ func TestRead(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			write(t, dir, tc.stamp, tc.stage, tc.code, tc.exit)
-			c, err := read(dir, start, start.Add(time.Hour))
+			got, err := load(dir, start, start.Add(time.Hour))
+			c := got.Code
 			if tc.want == "" {
 				if err == nil {
 					t.Fatalf("trusted %+v", c)
@@ -73,7 +74,7 @@ func TestReadRefusesFutureStamps(t *testing.T) {
 	} {
 		dir := t.TempDir()
 		write(t, dir, stamp.Format(time.RFC3339), "listener", "LISTENER_BIND_FAILED", 41)
-		_, err := read(dir, start, now)
+		_, err := load(dir, start, now)
 		if (err == nil) != trusted {
 			t.Errorf("stamp %s: err %v, want trusted=%v", stamp.Format(time.RFC3339), err, trusted)
 		}
@@ -120,5 +121,83 @@ func TestReadsSharedFixture(t *testing.T) {
 	c, err := Read(dir, time.Date(2026, 8, 18, 12, 0, 0, 0, time.UTC))
 	if err != nil || c.Exit != 41 {
 		t.Fatalf("got %+v, %v", c, err)
+	}
+}
+
+func writeBody(t *testing.T, dir, body string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFreeTextComesApartFromTheCode(t *testing.T) {
+	start := time.Date(2026, 8, 18, 12, 0, 0, 0, time.UTC)
+	dir := t.TempDir()
+	writeBody(t, dir, `{"timestamp":"2026-08-18T14:00:03+02:00","stage":"listener","code":"LISTENER_BIND_FAILED","exit_code":41,`+
+		`"message":"token `+canary+`","detail":{"attempts":[{"addr":"127.0.0.1:53","proto":"udp","os_error":"`+canary+`"}]}}`)
+	got, err := load(dir, start, start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := codes.Lookup("LISTENER_BIND_FAILED"); got.Code != want {
+		t.Fatalf("code %+v, want the table's %+v", got.Code, want)
+	}
+	if want := start.Add(3 * time.Second); !got.Stamp.Equal(want) || got.Stamp.Location() != time.UTC {
+		t.Fatalf("stamp %v, want %v in UTC", got.Stamp, want)
+	}
+	text, err := got.FreeText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := FreeText{Message: "token " + canary, Attempts: []Attempt{{Addr: "127.0.0.1:53", Proto: "udp", OSError: canary}}}
+	if fmt.Sprint(text) != fmt.Sprint(want) {
+		t.Fatalf("free text %+v, want %+v", text, want)
+	}
+}
+
+// The decision reads stage, code and exit only: free text of another
+// shape costs the evidence, never the code.
+func TestCodeTrustedWhateverTheFreeText(t *testing.T) {
+	start := time.Date(2026, 8, 18, 12, 0, 0, 0, time.UTC)
+	head := `{"timestamp":"2026-08-18T12:00:00Z","stage":"listener","code":"LISTENER_BIND_FAILED","exit_code":41`
+	for body, readable := range map[string]bool{
+		head + `}`:                                     true,
+		head + `,"message":null,"detail":null}`:        true,
+		head + `,"message":7}`:                         false,
+		head + `,"detail":"x"}`:                        false,
+		head + `,"detail":{"attempts":[{"addr":53}]}}`: false,
+	} {
+		dir := t.TempDir()
+		writeBody(t, dir, body)
+		got, err := load(dir, start, start)
+		if err != nil || got.Code.Exit != 41 {
+			t.Errorf("%s: %+v, %v", body, got.Code, err)
+			continue
+		}
+		text, err := got.FreeText()
+		if (err == nil) != readable || err == nil && (text.Message != "" || text.Attempts != nil) {
+			t.Errorf("%s: free text %+v, %v; want readable=%v and empty", body, text, err, readable)
+		}
+	}
+}
+
+func TestStampWithinIsToTheSecond(t *testing.T) {
+	notBefore := time.Date(2026, 8, 18, 12, 0, 0, 700_000_000, time.UTC)
+	now := notBefore.Add(time.Minute)
+	for stamp, ok := range map[string]bool{
+		"2026-08-18T12:00:00Z":      true,
+		"2026-08-18T12:00:00.1Z":    true,
+		"2026-08-18T11:59:59.9Z":    false,
+		"2026-08-18T12:01:05.9Z":    true,
+		"2026-08-18T12:01:06Z":      false,
+		"2026-08-18T14:00:00+02:00": true,
+		"2026-08-18 12:00:00":       false,
+		"":                          false,
+	} {
+		got, within := StampWithin(stamp, notBefore, now)
+		if within != ok || within && got.Location() != time.UTC {
+			t.Errorf("%q: %v, %v; want within=%v, in UTC", stamp, got, within, ok)
+		}
 	}
 }
