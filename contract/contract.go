@@ -90,10 +90,19 @@ const (
 // removal deletes by name.
 var WrapperFiles = []string{LastResultFile, PendingResultFile, EvidenceFile, LockFile, TreeFile}
 
+// CtrldFiles are the files ctrld itself writes in its home dir.
+var CtrldFiles = []string{ResultFile, CtrldConfig}
+
 // HomeFiles are the files this package's programs make in the home dir on
 // macOS and Linux, for the package scripts' purge: the wrapper's own, the
 // settings file the admin placed for it, and ctrld's.
-var HomeFiles = append(append([]string{SettingsFile}, WrapperFiles...), ResultFile, CtrldConfig)
+var HomeFiles = append(append([]string{SettingsFile}, WrapperFiles...), CtrldFiles...)
+
+// InstallFolderFiles are the files the MSI removes from its install
+// folder, ctrld's home dir on Windows: the wrapper's and ctrld's. The
+// record's names are among them although Windows keeps the record under
+// ProgramDataFolder, so that no file the wrapper adds is left behind.
+var InstallFolderFiles = append(append([]string(nil), WrapperFiles...), CtrldFiles...)
 
 // Where ctrld keeps its own files on Linux; each is named after its
 // binary (ctrld or ctrld-client). Package removal deletes them once ctrld

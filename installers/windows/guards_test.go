@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/ctrld-install/ctrld-install/installers/windows/cfb"
@@ -58,19 +59,18 @@ func readTables(t *testing.T, msi string) map[string][][]string {
 		t.Fatal(err)
 	}
 	out := map[string][][]string{}
-	for _, name := range []string{"Property", "LaunchCondition"} {
-		tb := r.Table(name)
-		if tb == nil {
-			t.Fatalf("no %s table", name)
-		}
+	for _, tb := range r.Tables {
 		for _, rw := range tb.Rows {
 			cells := make([]string, len(rw))
 			for i, cell := range rw {
-				if s, ok := cell.(string); ok {
-					cells[i] = s
+				switch c := cell.(type) {
+				case string:
+					cells[i] = c
+				case int:
+					cells[i] = strconv.Itoa(c)
 				}
 			}
-			out[name] = append(out[name], cells)
+			out[tb.Name] = append(out[tb.Name], cells)
 		}
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/windows/msidb"
 )
 
@@ -70,13 +71,14 @@ const (
 	registryHKLM      = 2     // Registry.Root
 	cabinetName       = "ctrld.cab"
 	dirInstall        = "INSTALLDIR"
-	installFolder     = "ControlD"
-	keyCtrld          = "ctrld.exe"
-	keyWrapper        = "ctrld_install.exe" // a File key is an identifier: no hyphen
-	wrapperName       = "ctrld-install.exe"
+	keyCtrld          = contract.Ctrld + ".exe"
+	wrapperName       = contract.Wrapper + ".exe"
 	componentCtrld    = "Ctrld"
 	componentWrapper  = "Wrapper"
 )
+
+// keyWrapper is the wrapper's File key, an identifier: no hyphen.
+var keyWrapper = identifier(wrapperName)
 
 // provisionCommand is the Provision action's command line; the deferred
 // action's Target is formatted when the script is written, so the values
@@ -138,7 +140,7 @@ type tableInputs struct {
 // packageTables are ctrld's tables: the rows as data, around the inputs.
 func packageTables(in tableInputs) ([]msidb.Table, error) {
 	secure := append(append([]string{propDowngradeDetected, propUpgradeDetected}, Properties...), PropHideARP)
-	eventLog := `SYSTEM\CurrentControlSet\Services\EventLog\Application\ctrld-install\`
+	eventLog := `SYSTEM\CurrentControlSet\Services\EventLog\Application\` + contract.Wrapper + `\`
 	rows := map[string][]msidb.Row{
 		"Property": {
 			{"ALLUSERS", "1"}, // per-machine
@@ -157,7 +159,7 @@ func packageTables(in tableInputs) ([]msidb.Table, error) {
 		"Directory": {
 			{"TARGETDIR", "", "SourceDir"},
 			{in.programFiles, "TARGETDIR", "."},
-			{dirInstall, in.programFiles, installFolder},
+			{dirInstall, in.programFiles, contract.InstallFolder},
 		},
 		"Component": {
 			{componentCtrld, in.codes.Ctrld, dirInstall, in.componentBits, "", keyCtrld},
@@ -189,13 +191,7 @@ func packageTables(in tableInputs) ([]msidb.Table, error) {
 			{UpgradeCode, in.version, "", "", upgradeOnlyDetect, "", propDowngradeDetected},
 		},
 		"LaunchCondition": {{"NOT " + propDowngradeDetected, "A newer version of Control D is already installed."}},
-		// What ctrld and the wrapper create in the install folder goes on
-		// uninstall, so nothing is left behind.
-		"RemoveFile": {
-			{"RemoveLock", componentCtrld, ".ctrld-install.lock", dirInstall, removeOnUninstall},
-			{"RemoveResult", componentCtrld, "provision_result.json", dirInstall, removeOnUninstall},
-			{"RemoveConfig", componentCtrld, "ctrld.toml", dirInstall, removeOnUninstall},
-		},
+		"RemoveFile":      removeFileRows(),
 		// The wrapper's event source. The keys are the ones wixl
 		// generated, kept so that the tables stay those of the wixl build.
 		"Registry": {
