@@ -1,6 +1,9 @@
 package report
 
-import "github.com/ctrld-install/ctrld-install/wrapper/codes"
+import (
+	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+)
 
 // SystemLog is the OS's log: syslog or the journal on Linux and macOS, the
 // Application event log on Windows. Messages must already be free of the
@@ -17,5 +20,6 @@ func (nopLog) Result(codes.Outcome) {}
 func (nopLog) Warn(string)          {}
 func (nopLog) Close()               {}
 
-// Tag names the wrapper in the OS log.
-const Tag = "ctrld-install"
+// Tag names the wrapper in the OS log; on Windows it is the event source
+// the MSI registers.
+const Tag = contract.Wrapper
