@@ -6,6 +6,7 @@ package proc
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -58,7 +59,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	if startErr != nil {
 		files.closeAll()
 		g.release()
-		return Result{}, errors.Join(ErrStart, startErr)
+		return Result{}, fmt.Errorf("%w: %w", ErrStart, startErr)
 	}
 	defer g.release()
 	defer track(g)()

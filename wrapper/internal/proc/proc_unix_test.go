@@ -102,6 +102,10 @@ func TestMissingBinary(t *testing.T) {
 	if !errors.Is(err, ErrStart) {
 		t.Fatalf("err=%v", err)
 	}
+	// One line that names the cause, for the OS log.
+	if msg := err.Error(); !strings.HasSuffix(msg, "no such file or directory") || strings.Contains(msg, "\n") {
+		t.Fatalf("err=%q", msg)
+	}
 }
 
 var errTimeout = errors.New("timeout")
