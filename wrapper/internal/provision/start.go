@@ -31,6 +31,7 @@ func (p *Provisioner) start(ctx context.Context, svc platform.Service, args []st
 		Grace: p.Config.Grace, Drain: 2 * time.Second,
 	})
 	if err != nil {
+		p.warn(codes.CtrldNotFound.Name + ": ctrld start: " + p.reason(err))
 		return codes.Failure(codes.CtrldNotFound)
 	}
 	stdout.Close()

@@ -1,0 +1,61 @@
+//go:build unix
+
+package provision
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings"
+)
+
+// underCanary is a new folder whose path holds the token, so that any
+// error naming a file in it holds the token too.
+func underCanary(t *testing.T) string {
+	dir := filepath.Join(t.TempDir(), testenv.Canary)
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// noCanary fails the test when the OS log holds any part of the token.
+func noCanary(t *testing.T, log []string) {
+	t.Helper()
+	if testenv.HoldsPartOf([]byte(strings.Join(log, "\n")), testenv.Canary) {
+		t.Fatalf("the token reached the OS log: %q", log)
+	}
+}
+
+// A ctrld that passes the checks but that the OS will not run is still
+// CTRLD_NOT_FOUND (exit 62), and the OS log says why, with the token in
+// the error's path redacted.
+func TestCtrldThatCannotStartSaysWhy(t *testing.T) {
+	for content, cause := range map[string]string{
+		"garbage, not an ELF file and no #! line": "exec format error",
+		"#!/nonexistent/interpreter\n":            "no such file or directory",
+	} {
+		t.Run(cause, func(t *testing.T) {
+			ctrld := filepath.Join(underCanary(t), "ctrld")
+			if err := os.WriteFile(ctrld, []byte(content), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			p, log := newProvisioner(t, ctrld, platform.Linux{}, nil, settings.Settings{settings.ProvisionToken: testenv.Canary})
+			o := p.Run(context.Background())
+			if o.Line() != "provisioning failed: stage=package code=CTRLD_NOT_FOUND (exit 62)" {
+				t.Fatalf("got %q", o.Line())
+			}
+			text := strings.Join(*log, "\n")
+			want := "CTRLD_NOT_FOUND: ctrld start: could not start process: fork/exec "
+			if !strings.Contains(text, want) || !strings.Contains(text, "/[redacted]/ctrld: "+cause) {
+				t.Fatalf("the OS log does not say why: %q", text)
+			}
+			noCanary(t, *log)
+		})
+	}
+}
