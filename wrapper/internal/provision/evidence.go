@@ -2,6 +2,7 @@ package provision
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
@@ -16,15 +17,29 @@ import (
 // The copy only ever sits beside a record holding the same line.
 func (p *Provisioner) keepEvidence(began time.Time, o codes.Outcome) {
 	// The outcome is decided: nothing here may change it.
-	defer func() { recover() }()
+	defer p.survive("keeping the evidence copy")
 	dir := p.Config.RecordDir
 	if o.OK {
 		evidence.Remove(dir)
 		return
 	}
 	r, ok := evidence.FromResultFile(p.Config.Home, began, o, p.seen)
-	if !ok || evidence.Save(dir, r) != nil {
+	if !ok {
 		evidence.Remove(dir)
+		return
+	}
+	if err := evidence.Save(dir, r); err != nil {
+		p.warn("the evidence copy could not be saved: " + p.reason(err))
+		evidence.Remove(dir)
+	}
+}
+
+// survive, deferred, stops a panic and says why in the OS log, with every
+// token value seen redacted: for steps that must not change a decided
+// outcome.
+func (p *Provisioner) survive(what string) {
+	if r := recover(); r != nil {
+		p.warn(what + " failed: internal error: " + p.reason(fmt.Errorf("%v", r)))
 	}
 }
 

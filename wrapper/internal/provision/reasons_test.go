@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -57,5 +59,64 @@ func TestCtrldThatCannotStartSaysWhy(t *testing.T) {
 			}
 			noCanary(t, *log)
 		})
+	}
+}
+
+// A copy of the evidence that cannot be saved is said in the OS log, with
+// the token in the folder's path redacted; the outcome and its record
+// stand.
+func TestEvidenceThatCannotBeSavedSaysWhy(t *testing.T) {
+	dir := underCanary(t)
+	cfg := Config{Home: dir, RecordDir: dir}
+	began, o := listenerFailure(t, cfg, `"message":"bind failed"`)
+	// A folder in the copy's place, which no rename can replace.
+	if err := os.MkdirAll(filepath.Join(dir, evidence.FileName, "taken"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	log := &warnings{}
+	p := &Provisioner{Config: cfg, OS: platform.Linux{}, Log: log}
+	p.know(testenv.Canary)
+	p.keepEvidence(began, o)
+	text := strings.Join(*log, "\n")
+	if !strings.Contains(text, "the evidence copy could not be saved: rename ") || !strings.Contains(text, "/[redacted]/") {
+		t.Fatalf("the OS log does not say why: %q", text)
+	}
+	noCanary(t, *log)
+}
+
+// panickyLog is an OS log whose first warning panics, with the token in
+// the panic's value.
+type panickyLog struct {
+	warnings
+	panicked bool
+}
+
+func (l *panickyLog) Warn(msg string) {
+	if !l.panicked {
+		l.panicked = true
+		panic("log broke near " + testenv.Canary)
+	}
+	l.warnings.Warn(msg)
+}
+
+// A panic while the evidence is kept leaves the decided outcome alone and
+// is said in the OS log, redacted.
+func TestPanicWhileKeepingEvidenceSaysWhy(t *testing.T) {
+	dir := underCanary(t)
+	cfg := Config{Home: dir, RecordDir: dir}
+	began, o := listenerFailure(t, cfg, `"message":"bind failed"`)
+	// The copy cannot be saved, so the log gets a warning, and panics.
+	os.MkdirAll(filepath.Join(dir, evidence.FileName, "taken"), 0o755)
+	log := &panickyLog{}
+	p := &Provisioner{Config: cfg, OS: platform.Linux{}, Log: log}
+	p.know(testenv.Canary)
+	p.keepEvidence(began, o)
+	text := strings.Join(log.warnings, "\n")
+	if !strings.Contains(text, "keeping the evidence copy failed: internal error: log broke near [redacted]") {
+		t.Fatalf("the OS log does not say why: %q", text)
+	}
+	noCanary(t, log.warnings)
+	if got, ok := report.ReadLast(dir); !ok || got != o {
+		t.Fatalf("record %q, %v", got.Line(), ok)
 	}
 }
