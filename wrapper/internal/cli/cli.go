@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
@@ -25,7 +26,7 @@ const (
 // that print no line: a signal ended them before they could answer.
 var interruptedExit = codes.WrapperInterrupted.Exit
 
-const usage = `usage: ctrld-install <command> [flags]
+const usage = `usage: ` + contract.Wrapper + ` <command> [flags]
 
 commands:
   start    provision ctrld: run "ctrld start", print one line, exit with its code
@@ -48,7 +49,7 @@ commands:
            FILE or "-"): text, --json, --html FILE; --column NAME
   version  print the version
 
-run "ctrld-install start -h" for start's flags.
+run "` + contract.Wrapper + ` start -h" for start's flags.
 `
 
 // System is the machine the command line runs on, given by main: the
@@ -92,13 +93,13 @@ func Run(sys System, args []string, stdout, stderr io.Writer) int {
 	case "report":
 		return runReport(args[1:], sys.Stdin, stdout, stderr)
 	case "version", "--version":
-		fmt.Fprintln(stdout, "ctrld-install", Version)
+		fmt.Fprintln(stdout, contract.Wrapper, Version)
 		return exitOK
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
 	// The word is not echoed: it may be a token typed in the wrong place.
-	fmt.Fprintf(stderr, "ctrld-install: unknown command\n%s", usage)
+	fmt.Fprintf(stderr, "%s: unknown command\n%s", contract.Wrapper, usage)
 	return exitUsage
 }

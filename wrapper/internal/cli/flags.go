@@ -85,7 +85,7 @@ func (f durationFlag) Set(s string) error {
 }
 
 func printUsageError(w io.Writer, cmd string, err error) {
-	fmt.Fprintf(w, "ctrld-install %s: %v\nrun \"ctrld-install %s -h\" for its flags\n", cmd, err, cmd)
+	fmt.Fprintf(w, "%[1]s %[2]s: %[3]v\nrun \"%[1]s %[2]s -h\" for its flags\n", contract.Wrapper, cmd, err)
 }
 
 // parseOrExplain parses a subcommand's flags. It returns done=true with

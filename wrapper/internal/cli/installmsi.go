@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/msiexec"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
@@ -27,7 +28,7 @@ func runInstallMSI(sys System, args []string, stdout, stderr io.Writer) int {
 	err := fs.Parse(args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprintln(stdout, "usage: ctrld-install "+msiexec.Describe())
+		fmt.Fprintln(stdout, "usage: "+contract.Wrapper+" "+msiexec.Describe())
 		return exitOK
 	case err != nil:
 		printUsageError(stderr, "install-msi", usageError{describeFlagError(fs, err)})

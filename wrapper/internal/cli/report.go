@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/fleet"
 )
 
@@ -41,13 +42,13 @@ func runReport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// An input that cannot be read is named by its place, not its
 		// name: the name may be a token typed in the wrong place.
 		if err := readInput(t, name, stdin, *column); err != nil {
-			fmt.Fprintf(stderr, "ctrld-install report: input %d: %v\n", i+1, err)
+			fmt.Fprintf(stderr, "%s report: input %d: %v\n", contract.Wrapper, i+1, err)
 			return exitUsage
 		}
 	}
 	if *htmlFile != "" {
 		if err := writeHTML(t, *htmlFile); err != nil {
-			fmt.Fprintf(stderr, "ctrld-install report: writing the page: %v\n", err)
+			fmt.Fprintf(stderr, "%s report: writing the page: %v\n", contract.Wrapper, err)
 			return exitUsage
 		}
 	}
