@@ -58,7 +58,7 @@ func Save(dir string, r Record) error {
 // Windows, whatever the folder passes on) so that a reader sees the old
 // copy or the new one, never a mix.
 func writeAtomic(dir, name string, data []byte) error {
-	tmp, err := safefile.CreatePrivateTemp(dir, ".ctrld-install-evidence-")
+	tmp, err := safefile.CreatePrivateTemp(dir, "."+name+"-")
 	if err != nil {
 		return err
 	}
