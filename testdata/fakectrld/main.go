@@ -44,7 +44,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/testdata/fakectrld/tokenhash"
 )
 
@@ -303,11 +302,7 @@ func writeResult(home, spec string) {
   "detail": {"attempts": [{"addr": "127.0.0.1:53", "proto": "udp", "os_error": "address already in use"}]}
 }
 `, stamp, parts[0], parts[1], exit)
-	os.MkdirAll(home, 0o755)
-	tmp := filepath.Join(home, "."+contract.ResultFile+".tmp")
-	if os.WriteFile(tmp, []byte(body), 0o600) == nil {
-		os.Rename(tmp, filepath.Join(home, contract.ResultFile))
-	}
+	saveResult(home, body)
 }
 
 func flood(n int) {

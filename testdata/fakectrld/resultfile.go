@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ctrld-install/ctrld-install/contract"
 )
 
 // Placeholders in a start.result-file template.
@@ -13,9 +15,9 @@ const (
 	tokenPlaceholder = "@TOKEN@" // the --cd-org value, for a message that echoes the token
 )
 
-// copyResult writes the template at src as the result file in home,
-// atomically and mode 0600 as ctrld does, so a scenario can give the file
-// any message and detail.attempts a real ctrld may write.
+// copyResult writes the template at src as the result file in home, so a
+// scenario can give the file any message and detail.attempts a real ctrld
+// may write.
 func copyResult(home, src, token string) {
 	data, err := os.ReadFile(src)
 	if err != nil {
@@ -25,9 +27,15 @@ func copyResult(home, src, token string) {
 		nowPlaceholder, time.Now().UTC().Format(time.RFC3339),
 		tokenPlaceholder, token,
 	).Replace(string(data))
+	saveResult(home, body)
+}
+
+// saveResult writes body as the result file in home, atomically and mode
+// 0600, as ctrld does.
+func saveResult(home, body string) {
 	os.MkdirAll(home, 0o755)
-	tmp := filepath.Join(home, ".provision_result.json.tmp")
+	tmp := filepath.Join(home, "."+contract.ResultFile+".tmp")
 	if os.WriteFile(tmp, []byte(body), 0o600) == nil {
-		os.Rename(tmp, filepath.Join(home, "provision_result.json"))
+		os.Rename(tmp, filepath.Join(home, contract.ResultFile))
 	}
 }
