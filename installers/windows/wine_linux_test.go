@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -226,6 +227,15 @@ func TestWineInstallSucceedsAndUninstallsClean(t *testing.T) {
 			t.Fatalf("ctrld-install last: %d %q", code, out)
 		}
 
+		// Every file the wrapper and ctrld may leave in the install folder
+		// (a killed run's tree marker among them) goes with it.
+		for _, name := range contract.InstallFolderFiles {
+			f, err := os.OpenFile(w.path(installDir+`\`+name), os.O_CREATE|os.O_WRONLY, 0o600)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+		}
 		out, code = w.run("msiexec", "/x", msi, "/qn", "/l*v", `C:\msiexec-uninstall.log`)
 		if code != 0 {
 			t.Fatalf("msiexec /x: exit %d\n%s", code, out)
