@@ -108,7 +108,7 @@ var AdviceByCode = map[string]Advice{
 	"CTRLD_NOT_FOUND": {
 		"The ctrld binary is missing or cannot run (wrong architecture, removed by security software, not executable).",
 		"Reinstall the package; check security software's quarantine and that the package matches the CPU architecture.",
-		"The OS version and CPU architecture.",
+		"The OS version and CPU architecture; when ctrld was there but would not start, the OS log entry of `ctrld-install` that says why.",
 	},
 	"CTRLD_TIMEOUT": {
 		"`ctrld start` ran longer than the timeout (5 minutes by default); ctrld and everything it started were stopped.",
