@@ -120,3 +120,23 @@ func TestPanicWhileKeepingEvidenceSaysWhy(t *testing.T) {
 		t.Fatalf("record %q, %v", got.Line(), ok)
 	}
 }
+
+// A ctrld status that the OS will not run fails the success gate, and the
+// OS log says why.
+func TestStatusThatCannotRunSaysWhy(t *testing.T) {
+	ctrld := filepath.Join(underCanary(t), "ctrld")
+	// start succeeds, and leaves a file the OS cannot run for status.
+	script := "#!/bin/sh\ncase \"$1\" in\nstart) echo garbage > \"$0\"; exit 0;;\nesac\nexit 0\n"
+	if err := os.WriteFile(ctrld, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, log := newProvisioner(t, ctrld, platform.Linux{}, nil, settings.Settings{settings.ProvisionToken: testenv.Canary})
+	if o := p.Run(context.Background()); o.Line() != "provisioning failed: stage=package code=SUCCESS_GATE_FAILED (exit 65)" {
+		t.Fatalf("got %q", o.Line())
+	}
+	text := strings.Join(*log, "\n")
+	if !strings.Contains(text, "ctrld status did not run: could not start process: fork/exec ") || !strings.Contains(text, "/[redacted]/ctrld: exec format error") {
+		t.Fatalf("the OS log does not say why: %q", text)
+	}
+	noCanary(t, *log)
+}

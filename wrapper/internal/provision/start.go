@@ -113,6 +113,7 @@ func (p *Provisioner) status(ctx context.Context) int {
 	})
 	switch {
 	case err != nil:
+		p.warn("ctrld status did not run: " + p.reason(err))
 		return -1
 	case res.Stopped:
 		return statusCut
