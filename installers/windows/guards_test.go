@@ -14,7 +14,7 @@ import (
 // sets) has a launch condition refusing a quote or a backslash.
 func TestEveryQuotedPropertyIsGuarded(t *testing.T) {
 	quoted := commandLineProperties(provisionCommand)
-	if want := []string{PropToken, PropHostname, PropIntercept, PropDev}; !reflect.DeepEqual(quoted, want) {
+	if want := []string{"PROVISION_TOKEN", "CUSTOM_HOSTNAME", "INTERCEPT_MODE", "USE_DEV_ENVIRONMENT"}; !reflect.DeepEqual(quoted, want) {
 		t.Fatalf("the command line quotes %v, want %v", quoted, want)
 	}
 	ctrld, wrapper := fakeExes(t)
