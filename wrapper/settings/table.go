@@ -123,7 +123,7 @@ var Table = []Setting{
 		Doc: Doc{
 			Title:   "Use the development environment",
 			Help:    "Provision against Control D's development environment. For testing only.",
-			Values:  "optional; `true` or `false` (`1` or `0`); testing only",
+			Values:  "optional; testing only",
 			Example: strconv.FormatBool(false),
 		},
 	},
