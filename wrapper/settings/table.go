@@ -129,9 +129,13 @@ var Table = []Setting{
 	},
 }
 
-// interceptOff is ctrld's --intercept-mode value for no interception,
-// its default: a fresh start leaves the flag out for it.
-const interceptOff = "off"
+// CtrldInterceptFlag is ctrld's flag for InterceptMode. interceptOff is
+// its value for no interception, ctrld's default: a fresh start leaves
+// the flag out for it.
+const (
+	CtrldInterceptFlag = "--intercept-mode"
+	interceptOff       = "off"
+)
 
 var interceptChoices = []Choice{{InterceptStandard, interceptOff}, {InterceptDNS, "dns"}}
 
@@ -140,7 +144,7 @@ func interceptArgs(mode string) []string {
 	if !ok || arg == interceptOff {
 		return nil
 	}
-	return []string{"--intercept-mode", arg}
+	return []string{CtrldInterceptFlag, arg}
 }
 
 func devArgs(v string) []string {

@@ -333,7 +333,7 @@ func (p *Provisioner) upgrade(ctx context.Context, svc platform.Service) codes.O
 	}
 	if m, set := s.Get(settings.InterceptMode); set {
 		if arg, ok := settings.InterceptArg(m); ok {
-			return p.start(ctx, svc, []string{"start", "--intercept-mode", arg})
+			return p.start(ctx, svc, []string{"start", settings.CtrldInterceptFlag, arg})
 		}
 		intercept, _ := settings.Lookup(settings.InterceptMode)
 		p.warn(refusal(intercept, m, p.seen) + "; ignored on upgrade, service reloaded as it is")
