@@ -44,7 +44,9 @@ func profileRow(s Setting) string {
 	return "| `" + string(s.Key) + "` | " + plistTypes[s.Kind] + " | " + s.Doc.Values + " |"
 }
 
-func notASetting(row string) bool { return strings.HasPrefix(row, "| ") && strings.Contains(row, " | none | ") }
+func notASetting(row string) bool {
+	return strings.HasPrefix(row, "| ") && strings.Contains(row, " | none | ")
+}
 
 // TestGuideTablesMatchTable holds the settings tables of the Windows and
 // Jamf guides to Table: the same settings, in the same order, each cell
