@@ -27,8 +27,9 @@ func readPlist(path string) (parsed, error) {
 }
 
 // ParsePlist reads plist bytes into settings. Only the top dictionary's
-// four keys are looked at; nothing else in the file is decoded, so memory
-// and time stay bounded by the file's size whatever its structure.
+// entries named by Table are looked at; nothing else in the file is
+// decoded, so memory and time stay bounded by the file's size whatever
+// its structure.
 func ParsePlist(data []byte) (Settings, error) {
 	f, err := parsePlist(data)
 	return f.Settings, err

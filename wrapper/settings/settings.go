@@ -1,4 +1,4 @@
-// Package settings gathers the four provisioning settings from their
+// Package settings gathers the provisioning settings of Table from their
 // sources (flags and env, managed preferences, the Windows policy key, the
 // Linux settings file) and checks them the way ctrld would.
 package settings
