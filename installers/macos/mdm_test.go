@@ -1,8 +1,10 @@
 package macos
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"howett.net/plist"
@@ -45,6 +47,9 @@ func TestMobileconfigFeedsTheWrapper(t *testing.T) {
 		t.Fatalf("CustomHostname %v, want the Jamf variable %s", payload["CustomHostname"], jamfSerialVariable)
 	}
 	payload["CustomHostname"] = sampleSerial
+	for _, problem := range payloadAgainstTable(payload) {
+		t.Error(problem)
+	}
 	for _, format := range []int{plist.XMLFormat, plist.BinaryFormat} {
 		managed, err := plist.Marshal(payload, format)
 		if err != nil {
@@ -70,4 +75,33 @@ func TestMobileconfigFeedsTheWrapper(t *testing.T) {
 			t.Error("the example InterceptMode is invalid")
 		}
 	}
+}
+
+// payloadAgainstTable says how the example payload differs from the
+// settings table: it gives every setting, as a plist string or boolean
+// after the setting's kind, a value the wrapper accepts, and no key the
+// wrapper does not read besides the payload's own.
+func payloadAgainstTable(payload map[string]any) []string {
+	var problems []string
+	for _, st := range settings.Table {
+		v, ok := payload[string(st.Key)]
+		switch text, isText := v.(string); {
+		case !ok:
+			problems = append(problems, string(st.Key)+" is missing")
+		case st.Kind == settings.Bool:
+			if _, isBool := v.(bool); !isBool {
+				problems = append(problems, fmt.Sprintf("%s is a %T, not a boolean", st.Key, v))
+			}
+		case !isText:
+			problems = append(problems, fmt.Sprintf("%s is a %T, not a string", st.Key, v))
+		case !st.Accepts(text):
+			problems = append(problems, fmt.Sprintf("%s %q would be refused", st.Key, text))
+		}
+	}
+	for k := range payload {
+		if _, known := settings.Lookup(settings.Key(k)); !known && !strings.HasPrefix(k, "Payload") {
+			problems = append(problems, k+" is no setting of the table")
+		}
+	}
+	return problems
 }

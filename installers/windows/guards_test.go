@@ -11,11 +11,11 @@ import (
 	"github.com/ctrld-install/ctrld-install/installers/windows/msidb"
 )
 
-// Every property the provisioning command line quotes (the four an admin
-// sets) has a launch condition refusing a quote or a backslash.
+// The provisioning command line quotes the property of every setting, and
+// each has a launch condition refusing a quote or a backslash.
 func TestEveryQuotedPropertyIsGuarded(t *testing.T) {
 	quoted := commandLineProperties(provisionCommand)
-	if want := []string{PropToken, PropHostname, PropIntercept, PropDev}; !reflect.DeepEqual(quoted, want) {
+	if want := Properties; len(want) == 0 || !reflect.DeepEqual(quoted, want) {
 		t.Fatalf("the command line quotes %v, want %v", quoted, want)
 	}
 	ctrld, wrapper := fakeExes(t)

@@ -179,10 +179,10 @@ func TestTables(t *testing.T) {
 		}
 
 		props := table(t, msi, "Property")
-		if r := row(props, "MsiHiddenProperties"); r == nil || r[1] != PropToken {
+		if r := row(props, "MsiHiddenProperties"); r == nil || r[1] != "PROVISION_TOKEN" {
 			t.Errorf("MsiHiddenProperties %v", r)
 		}
-		if row(props, PropToken) != nil {
+		if row(props, "PROVISION_TOKEN") != nil {
 			t.Error("the token property has a default value")
 		}
 		secure := strings.Split(row(props, "SecureCustomProperties")[1], ";")

@@ -7,22 +7,27 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/windows/msidb"
+	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // UpgradeCode identifies the product line forever: every ctrld MSI shares
 // it, so a new version finds and removes the old one.
 const UpgradeCode = "{6A5C1E7B-3F0D-4C29-9B8E-2D7F41C0A9E3}"
 
-// Public properties an admin sets on the msiexec command line.
-const (
-	PropToken     = "PROVISION_TOKEN"
-	PropHostname  = "CUSTOM_HOSTNAME"
-	PropIntercept = "INTERCEPT_MODE"
-	PropDev       = "USE_DEV_ENVIRONMENT"
-)
+// Properties are the public properties an admin sets on the msiexec
+// command line, one for each setting; hiddenProperties are those kept
+// out of the log, the secret ones.
+var Properties, hiddenProperties = settingProperties()
 
-// Properties lists them; the token is the hidden one.
-var Properties = []string{PropToken, PropHostname, PropIntercept, PropDev}
+func settingProperties() (all, hidden []string) {
+	for _, st := range settings.Table {
+		all = append(all, st.MSIProperty)
+		if st.Secret {
+			hidden = append(hidden, st.MSIProperty)
+		}
+	}
+	return all, hidden
+}
 
 // HIDE_ARP=1 keeps the product out of Add/Remove Programs: the HideARP
 // action then sets ARPSYSTEMCOMPONENT, which RegisterProduct writes as
@@ -80,11 +85,25 @@ const (
 // keyWrapper is the wrapper's File key, an identifier: no hyphen.
 var keyWrapper = identifier(wrapperName)
 
-// provisionCommand is the Provision action's command line; the deferred
-// action's Target is formatted when the script is written, so the values
-// given to msiexec reach it.
-const provisionCommand = `start --token "[` + PropToken + `]" --custom-hostname "[` + PropHostname +
-	`]" --intercept-mode "[` + PropIntercept + `]" --dev="[` + PropDev + `]"`
+// provisionCommand is the Provision action's command line: start, and
+// each setting's flag given its property. The deferred action's Target is
+// formatted when the script is written, so the values given to msiexec
+// reach it.
+var provisionCommand = provisionCommandLine()
+
+func provisionCommandLine() string {
+	args := []string{"start"}
+	for _, st := range settings.Table {
+		value := `"[` + st.MSIProperty + `]"`
+		if st.Kind == settings.Bool {
+			// A boolean flag takes a value only after "=".
+			args = append(args, "--"+st.Flag+"="+value)
+			continue
+		}
+		args = append(args, "--"+st.Flag, value)
+	}
+	return strings.Join(args, " ")
+}
 
 // Standard actions and their numbers in Microsoft's suggested sequences.
 var (
@@ -154,7 +173,7 @@ func packageTables(in tableInputs) ([]msidb.Table, error) {
 			// process only if listed here; the upgrade properties must be.
 			{"SecureCustomProperties", strings.Join(secure, ";")},
 			// Kept out of the log. Wine ignores it; Windows honours it.
-			{"MsiHiddenProperties", PropToken},
+			{"MsiHiddenProperties", strings.Join(hiddenProperties, ";")},
 		},
 		"Directory": {
 			{"TARGETDIR", "", "SourceDir"},

@@ -27,8 +27,9 @@ func readPlist(path string) (parsed, error) {
 }
 
 // ParsePlist reads plist bytes into settings. Only the top dictionary's
-// four keys are looked at; nothing else in the file is decoded, so memory
-// and time stay bounded by the file's size whatever its structure.
+// entries named by Table are looked at; nothing else in the file is
+// decoded, so memory and time stay bounded by the file's size whatever
+// its structure.
 func ParsePlist(data []byte) (Settings, error) {
 	f, err := parsePlist(data)
 	return f.Settings, err
@@ -121,16 +122,16 @@ type value struct {
 func (v value) decode() (value, error) { return v, nil }
 
 // putValue stores v under k when its type fits the key and returns why it
-// did not otherwise. Only UseDevEnvironment takes a boolean or a number.
+// did not otherwise. Only a Bool setting takes a boolean or a number.
 func (s Settings) putValue(k Key, v value) string {
 	switch {
 	case v.kind == valueString:
 		return s.put(k, v.s)
 	case v.kind == valueTooLong:
 		return reasonTooLong
-	case k == UseDevEnvironment && v.kind == valueBool:
+	case isBool(k) && v.kind == valueBool:
 		return s.put(k, strconv.FormatBool(v.b))
-	case k == UseDevEnvironment && v.kind == valueInt:
+	case isBool(k) && v.kind == valueInt:
 		return s.put(k, strconv.FormatBool(v.nonZero))
 	}
 	return reasonWrongType

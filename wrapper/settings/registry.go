@@ -14,8 +14,8 @@ type RegistryValues interface {
 	Integer(name string) (v uint64, ok bool)
 }
 
-// FromRegistry reads the policy values. UseDevEnvironment may be a DWORD
-// or a string; the others must be strings.
+// FromRegistry reads the policy values. A Bool setting may be a DWORD or
+// a string; the others must be strings.
 func FromRegistry(r RegistryValues) Settings {
 	s := Settings{}
 	for _, k := range Keys {
@@ -23,7 +23,7 @@ func FromRegistry(r RegistryValues) Settings {
 			s.put(k, v)
 			continue
 		}
-		if n, ok := r.Integer(string(k)); ok && k == UseDevEnvironment {
+		if n, ok := r.Integer(string(k)); ok && isBool(k) {
 			s.put(k, strconv.FormatBool(n != 0))
 		}
 	}

@@ -1,4 +1,4 @@
-// Package settings gathers the four provisioning settings from their
+// Package settings gathers the provisioning settings of Table from their
 // sources (flags and env, managed preferences, the Windows policy key, the
 // Linux settings file) and checks them the way ctrld would.
 package settings
@@ -18,9 +18,6 @@ const (
 	InterceptMode     Key = "InterceptMode"
 	UseDevEnvironment Key = "UseDevEnvironment"
 )
-
-// Keys lists every setting, in documentation order.
-var Keys = []Key{ProvisionToken, CustomHostname, InterceptMode, UseDevEnvironment}
 
 const (
 	// MaxFileSize caps a managed-settings file; a larger one is ignored.
@@ -65,9 +62,9 @@ func isKey(name string) (Key, bool) { return isKeyBytes([]byte(name)) }
 // isKeyBytes compares without converting b to a string, so it allocates
 // nothing whatever b holds.
 func isKeyBytes(b []byte) (Key, bool) {
-	for _, k := range Keys {
-		if string(b) == string(k) {
-			return k, true
+	for i := range Table {
+		if string(b) == string(Table[i].Key) {
+			return Table[i].Key, true
 		}
 	}
 	return "", false
@@ -88,7 +85,7 @@ func (s Settings) put(k Key, v string) string {
 	if len(v) > MaxValueLen {
 		return reasonTooLong
 	}
-	if k == UseDevEnvironment {
+	if isBool(k) {
 		b, ok := ParseBool(v)
 		if !ok {
 			return reasonNotBool
@@ -97,6 +94,11 @@ func (s Settings) put(k Key, v string) string {
 	}
 	s[k] = v
 	return ""
+}
+
+func isBool(k Key) bool {
+	s, _ := Lookup(k)
+	return s.Kind == Bool
 }
 
 // ParseBool reads a boolean in any spelling a source may use: 1, true,

@@ -26,11 +26,17 @@ func TokenWellFormed(t string) bool {
 	return true
 }
 
+// Hostname length bounds, in all.
+const (
+	minHostnameLen = 3
+	maxHostnameLen = 64
+)
+
 // HostnameValid applies RFC 1123: labels of letters, digits and hyphens,
 // not starting or ending with a hyphen, at most 63 characters each, and
 // 3 to 64 characters in all.
 func HostnameValid(h string) bool {
-	if len(h) < 3 || len(h) > 64 {
+	if len(h) < minHostnameLen || len(h) > maxHostnameLen {
 		return false
 	}
 	for _, label := range strings.Split(h, ".") {
@@ -63,11 +69,6 @@ const (
 // InterceptArg maps an InterceptMode setting to ctrld's --intercept-mode
 // value: standard is "off", intercept-dns is "dns".
 func InterceptArg(mode string) (string, bool) {
-	switch mode {
-	case InterceptStandard:
-		return "off", true
-	case InterceptDNS:
-		return "dns", true
-	}
-	return "", false
+	c, ok := findChoice(interceptChoices, mode)
+	return c.Ctrld, ok
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -105,27 +106,64 @@ func parseOrExplain(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (
 	return exitUsage, true
 }
 
-// optionalBool is a boolean flag that also takes an empty value as false,
-// so an installer can pass --dev=[PROPERTY] whether or not the property is
-// set. The spellings are the settings' own.
-type optionalBool struct{ b *bool }
+// textSetting is the flag of a Text setting: its value goes under its
+// key.
+type textSetting struct {
+	s settings.Settings
+	k settings.Key
+}
+
+func (f textSetting) String() string {
+	if f.s == nil {
+		return ""
+	}
+	return f.s[f.k]
+}
+
+func (f textSetting) Set(v string) error {
+	f.s[f.k] = v
+	return nil
+}
+
+// optionalBool is the flag of a Bool setting. It also takes an empty
+// value as false, so an installer can pass --dev=[PROPERTY] whether or
+// not the property is set; the spellings are the settings' own. Only
+// true is kept: given false, the managed settings decide.
+type optionalBool textSetting
 
 func (f optionalBool) IsBoolFlag() bool { return true }
 
 func (f optionalBool) String() string {
-	if f.b != nil && *f.b {
+	if f.s != nil && f.s.Bool(f.k) {
 		return "true"
 	}
 	return "false"
 }
 
-func (f optionalBool) Set(s string) error {
-	b, ok := settings.ParseBool(s)
+func (f optionalBool) Set(v string) error {
+	b, ok := settings.ParseBool(v)
 	if !ok {
 		return fmt.Errorf("not a boolean")
 	}
-	*f.b = b
+	delete(f.s, f.k)
+	if b {
+		f.s[f.k] = strconv.FormatBool(b)
+	}
 	return nil
+}
+
+// settingFlags adds the flag of every setting of the table, each writing
+// into in.Flags.
+func settingFlags(fs *flag.FlagSet, in *provision.Input) {
+	in.Flags = settings.Settings{}
+	for _, st := range settings.Table {
+		f := textSetting{in.Flags, st.Key}
+		if st.Kind == settings.Bool {
+			fs.Var(optionalBool(f), st.Flag, st.FlagUsage)
+			continue
+		}
+		fs.Var(f, st.Flag, st.FlagUsage)
+	}
 }
 
 // locationFlags is the command line of the subcommands that only need to

@@ -22,10 +22,7 @@ func newStartFlagSet(in *provision.Input) *flag.FlagSet {
 	fs.StringVar(&in.ServiceFile, "plist", "", "macOS spelling of --service-file; also the success gate's launchd plist")
 	fs.StringVar(&in.SettingsFile, "settings", "", "settings file, Key=Value lines (default on Linux: "+platform.SettingsPath+")")
 	fs.StringVar(&in.TokenFile, "token-file", "", "file holding the provisioning token (beats --token and "+provision.TokenEnv+")")
-	fs.StringVar(&in.Token, "token", "", "the provisioning token itself, for installers that can pass it only on the command line (the MSI); empty means none")
-	fs.StringVar(&in.Hostname, "custom-hostname", "", "CustomHostname setting (beats managed settings)")
-	fs.StringVar(&in.InterceptMode, "intercept-mode", "", "InterceptMode setting: standard or intercept-dns (beats managed settings)")
-	fs.Var(optionalBool{&in.Dev}, "dev", "UseDevEnvironment setting (--dev, or --dev=true|false|1|0; empty is false)")
+	settingFlags(fs, in)
 	in.Timeout, in.GateTimeout = provision.DefaultTimeout, provision.DefaultGateTimeout
 	fs.Var(durationFlag{&in.Timeout}, "timeout", "bound on ctrld start")
 	fs.Var(durationFlag{&in.GateTimeout}, "gate-timeout", "bound on the success gate")

@@ -37,10 +37,10 @@ func settingsChecks(ctx context.Context, p *provision.Provisioner, warnings func
 	return checks
 }
 
-// settingDetail describes a good setting. The token is only said to be
+// settingDetail describes a good setting. A secret is only said to be
 // there; the other values are safe to show once they passed their check.
 func settingDetail(k settings.Key, s settings.Settings) string {
-	if k == settings.ProvisionToken {
+	if st, _ := settings.Lookup(k); st.Secret {
 		return "set and well-formed"
 	}
 	if v, ok := s.Get(k); ok {

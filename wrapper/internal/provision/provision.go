@@ -227,14 +227,13 @@ func (p *Provisioner) fresh(ctx context.Context, svc platform.Service) codes.Out
 	if err != nil {
 		return codes.Failure(codes.WrapperInterrupted)
 	}
-	token, ok := s.Get(settings.ProvisionToken)
-	if !ok {
+	if _, ok := s.Get(settings.ProvisionToken); !ok {
 		return codes.Failure(codes.ProfilePrefsMissing)
 	}
 	if bad, failed := p.checkInputs(s); failed {
 		return bad
 	}
-	o := p.start(ctx, svc, freshArgs(token, s))
+	o := p.start(ctx, svc, freshArgs(s))
 	if !o.OK {
 		p.undo()
 	}
@@ -273,51 +272,54 @@ type InputCheck struct {
 	Judge func(s settings.Settings, seen []string) (c codes.Code, why string, bad bool)
 }
 
-// InputChecks are start's checks of the settings, in start's order.
-var InputChecks = []InputCheck{
-	{settings.ProvisionToken, checkToken},
-	{settings.CustomHostname, checkHostname},
-	{settings.InterceptMode, checkInterceptMode},
-}
+// InputChecks are start's checks of the settings, in start's order: one
+// for each setting of the table with values ctrld refuses.
+var InputChecks = inputChecks()
 
-func checkToken(s settings.Settings, _ []string) (codes.Code, string, bool) {
-	token, _ := s.Get(settings.ProvisionToken)
-	if settings.TokenWellFormed(token) {
-		return codes.Code{}, "", false
-	}
-	return codes.ProvisionTokenMalformed, "ProvisionToken is malformed (" + secret.Describe(token) + "; whitespace, control characters, quotes, backslashes, non-ASCII and more than 1024 bytes are refused)", true
-}
-
-func checkHostname(s settings.Settings, _ []string) (codes.Code, string, bool) {
-	if h, set := s.Get(settings.CustomHostname); set && !settings.HostnameValid(h) {
-		return codes.CustomHostnameInvalid, "CustomHostname (" + secret.Describe(h) + ") is not an RFC 1123 name of 3 to 64 characters", true
-	}
-	return codes.Code{}, "", false
-}
-
-func checkInterceptMode(s settings.Settings, seen []string) (codes.Code, string, bool) {
-	m, set := s.Get(settings.InterceptMode)
-	if !set {
-		return codes.Code{}, "", false
-	}
-	if _, ok := settings.InterceptArg(m); ok {
-		return codes.Code{}, "", false
-	}
-	return codes.InterceptModeInvalid, fmt.Sprintf("InterceptMode %q is not standard or intercept-dns", secret.Echo(m, seen...)), true
-}
-
-func freshArgs(token string, s settings.Settings) []string {
-	args := []string{"start", "--cd-org=" + token}
-	if h, ok := s.Get(settings.CustomHostname); ok {
-		args = append(args, "--custom-hostname="+h)
-	}
-	if m, ok := s.Get(settings.InterceptMode); ok {
-		if arg, _ := settings.InterceptArg(m); arg != "off" {
-			args = append(args, "--intercept-mode", arg)
+func inputChecks() []InputCheck {
+	var checks []InputCheck
+	for _, st := range settings.Table {
+		if st.Checked() {
+			checks = append(checks, InputCheck{st.Key, judge(st)})
 		}
 	}
-	if s.Bool(settings.UseDevEnvironment) {
-		args = append(args, "--dev")
+	return checks
+}
+
+// judge checks the value of st when it is set. The callers report a
+// missing token, PROFILE_PREFS_MISSING, before any check.
+func judge(st settings.Setting) func(settings.Settings, []string) (codes.Code, string, bool) {
+	return func(s settings.Settings, seen []string) (codes.Code, string, bool) {
+		v, set := s.Get(st.Key)
+		if !set || st.Accepts(v) {
+			return codes.Code{}, "", false
+		}
+		return st.Invalid, refusal(st, v, seen), true
+	}
+}
+
+// refusal says why ctrld would refuse v. A secret or free-text value is
+// only described; a value that is not one of the choices is echoed with
+// every token redacted from it.
+func refusal(st settings.Setting, v string, seen []string) string {
+	key := string(st.Key)
+	switch {
+	case st.Secret:
+		return key + " is malformed (" + secret.Describe(v) + "; " + st.Rule + ")"
+	case len(st.Choices) > 0:
+		return fmt.Sprintf("%s %q is not %s", key, secret.Echo(v, seen...), strings.Join(st.ChoiceValues(), " or "))
+	}
+	return key + " (" + secret.Describe(v) + ") is not " + st.Rule
+}
+
+// freshArgs are ctrld start's arguments: each set setting's, in the
+// table's order.
+func freshArgs(s settings.Settings) []string {
+	args := []string{"start"}
+	for _, st := range settings.Table {
+		if v, ok := s.Get(st.Key); ok {
+			args = append(args, st.Ctrld(v)...)
+		}
 	}
 	return args
 }
@@ -331,10 +333,10 @@ func (p *Provisioner) upgrade(ctx context.Context, svc platform.Service) codes.O
 	}
 	if m, set := s.Get(settings.InterceptMode); set {
 		if arg, ok := settings.InterceptArg(m); ok {
-			return p.start(ctx, svc, []string{"start", "--intercept-mode", arg})
+			return p.start(ctx, svc, []string{"start", settings.CtrldInterceptFlag, arg})
 		}
-		p.warn(fmt.Sprintf("InterceptMode %q is not standard or intercept-dns; ignored on upgrade, service reloaded as it is",
-			secret.Echo(m, p.seen...)))
+		intercept, _ := settings.Lookup(settings.InterceptMode)
+		p.warn(refusal(intercept, m, p.seen) + "; ignored on upgrade, service reloaded as it is")
 	}
 	return p.reload(ctx, svc)
 }

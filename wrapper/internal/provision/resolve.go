@@ -17,10 +17,10 @@ import (
 // default.
 type Input struct {
 	Ctrld, Home, Prefs, ServiceFile, SettingsFile string
-	TokenFile, Token                              string
-	Hostname, InterceptMode                       string
-	Dev                                           bool
-	Timeout, GateTimeout                          time.Duration
+	TokenFile                                     string
+	// Flags holds the settings given as flags, each under its key.
+	Flags                settings.Settings
+	Timeout, GateTimeout time.Duration
 	// PrefsWait counts only when PrefsWaitSet: 0 is a valid wait.
 	PrefsWait    time.Duration
 	PrefsWaitSet bool
@@ -79,22 +79,15 @@ func Resolve(in Input, osys platform.OS, env []string, log Warner) Config {
 // that CtrldEnv drops).
 func given(in Input, env []string, goos string, log Warner) (s settings.Settings, tokens []string) {
 	s = settings.Settings{}
-	if in.Hostname != "" {
-		s[settings.CustomHostname] = in.Hostname
-	}
-	if in.InterceptMode != "" {
-		s[settings.InterceptMode] = in.InterceptMode
-	}
-	if in.Dev {
-		s[settings.UseDevEnvironment] = "true"
-	}
 	if tok := lookupEnv(env, TokenEnv); tok != "" {
 		s[settings.ProvisionToken] = tok
 	}
-	if in.Token != "" {
-		s[settings.ProvisionToken] = in.Token
+	for k, v := range in.Flags {
+		if v != "" {
+			s[k] = v
+		}
 	}
-	tokens = append(tokenValues(env, goos), in.Token)
+	tokens = append(tokenValues(env, goos), in.Flags[settings.ProvisionToken])
 	if in.TokenFile != "" {
 		tok, err := readTokenFile(in.TokenFile)
 		if err != nil {

@@ -40,9 +40,9 @@ func TestResolveTokenPrecedence(t *testing.T) {
 		want string
 	}{
 		{Input{}, "from-env"},
-		{Input{Token: "from-flag"}, "from-flag"},
-		{Input{Token: "from-flag", TokenFile: file}, "from-file"},
-		{Input{Token: "from-flag", TokenFile: filepath.Join(dir, "missing")}, "from-flag"},
+		{Input{Flags: settings.Settings{settings.ProvisionToken: "from-flag"}}, "from-flag"},
+		{Input{Flags: settings.Settings{settings.ProvisionToken: "from-flag"}, TokenFile: file}, "from-file"},
+		{Input{Flags: settings.Settings{settings.ProvisionToken: "from-flag"}, TokenFile: filepath.Join(dir, "missing")}, "from-flag"},
 	} {
 		var w warnings
 		cfg := Resolve(tc.in, platform.Linux{}, env, &w)
