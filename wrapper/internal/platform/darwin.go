@@ -56,3 +56,9 @@ func (Darwin) Policy() settings.Settings { return settings.Settings{} }
 func (Darwin) LastResultDir(home string) string { return home }
 
 func (Darwin) Msiexec() string { return "" }
+
+// Ready: launchd owns the daemon, so ctrld's commands reach it.
+func (Darwin) Ready(Service) bool { return true }
+
+// RemoveLeftovers has nothing to do: launchd owns the daemon.
+func (Darwin) RemoveLeftovers(context.Context, Service, time.Duration) {}

@@ -129,6 +129,10 @@ func (l Linux) SystemctlRun(ctx context.Context, args ...string) error {
 	return l.Run(ctx, nil, l.Systemctl, args...)
 }
 
+// MoveOffLegacyDir has nothing to move: the packages always installed
+// ctrld where only root writes.
+func (Linux) MoveOffLegacyDir(context.Context, Service) error { return nil }
+
 func (Linux) Policy() settings.Settings { return settings.Settings{} }
 
 func (Linux) LastResultDir(home string) string { return home }

@@ -47,6 +47,18 @@ type OS interface {
 	Gate(ctx context.Context, svc Service) bool
 	// Reload restarts the existing service on upgrade.
 	Reload(ctx context.Context, svc Service) error
+	// Ready reports whether ctrld's own commands can reach its daemon;
+	// when they cannot, ctrld uninstall would only wait.
+	Ready(svc Service) bool
+	// MoveOffLegacyDir moves the service off the place earlier releases
+	// ran ctrld from, where a user could write, before an upgrade reloads
+	// it; nil where the OS has no such place.
+	MoveOffLegacyDir(ctx context.Context, svc Service) error
+	// RemoveLeftovers makes sure, after ctrld's uninstall or a failed
+	// fresh install, that nothing of svc still acts or is known to the
+	// init system; its daemons get grace to stop. It does nothing where
+	// the service manager owns the daemon.
+	RemoveLeftovers(ctx context.Context, svc Service, grace time.Duration)
 	// Policy returns the OS's own managed settings (the Windows policy
 	// key); empty where the OS has none beyond files.
 	Policy() settings.Settings
@@ -55,12 +67,6 @@ type OS interface {
 	// Msiexec is the msiexec install-msi runs, by its full path, never
 	// looked up on PATH; empty where the OS has none.
 	Msiexec() string
-}
-
-// LegacyMover is an OS whose earlier releases ran ctrld from a place a
-// user could write to; start moves the service off it first.
-type LegacyMover interface {
-	MoveOffLegacyDir(ctx context.Context, svc Service) error
 }
 
 // Runner runs a command and returns its exit error. Output is discarded:

@@ -3,6 +3,7 @@ package platform
 import (
 	"context"
 	"path/filepath"
+	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
@@ -57,3 +58,13 @@ func (w Windows) Msiexec() string {
 	}
 	return filepath.Join(w.System32, msiexecName)
 }
+
+// Ready: the SCM owns the daemon, so ctrld's commands reach it.
+func (Windows) Ready(Service) bool { return true }
+
+// MoveOffLegacyDir has nothing to move: no release ran ctrld from a
+// folder a user could write.
+func (Windows) MoveOffLegacyDir(context.Context, Service) error { return nil }
+
+// RemoveLeftovers has nothing to do: the SCM owns the daemon.
+func (Windows) RemoveLeftovers(context.Context, Service, time.Duration) {}
