@@ -21,18 +21,19 @@ func (l Linux) RemoveLeftovers(ctx context.Context, svc Service, grace time.Dura
 	if svc.Ctrld == "" {
 		return
 	}
-	systemd := l.RunDir != "" && l.Etc != "" && l.Systemctl != "" && leftover.SystemdRuns(l.RunDir)
+	p := l.Paths
+	systemd := p.RunDir != "" && p.Etc != "" && p.Systemctl != "" && leftover.SystemdRuns(p.RunDir)
 	if systemd {
 		leftover.StopSystemdUnit(ctx, l.SystemctlRun, svc.Name)
 	}
-	if l.Proc != "" {
-		leftover.StopDaemons(l.Proc, svc.Ctrld, grace)
+	if p.Proc != "" {
+		leftover.StopDaemons(p.Proc, svc.Ctrld, grace)
 	}
 	if systemd {
-		leftover.RemoveSystemdUnit(ctx, l.SystemctlRun, l.Etc, svc.Name)
+		leftover.RemoveSystemdUnit(ctx, l.SystemctlRun, p.Etc, svc.Name)
 	}
-	if l.Etc != "" {
-		leftover.RestoreResolvConf(filepath.Join(l.Etc, leftover.ResolvConf), filepath.Join(l.Etc, leftover.ResolvBackup))
-		leftover.RemoveSysvService(l.Etc, svc.Name)
+	if p.Etc != "" {
+		leftover.RestoreResolvConf(filepath.Join(p.Etc, leftover.ResolvConf), filepath.Join(p.Etc, leftover.ResolvBackup))
+		leftover.RemoveSysvService(p.Etc, svc.Name)
 	}
 }
