@@ -64,6 +64,17 @@ type OS interface {
 	Policy() settings.Settings
 	// LastResultDir is where the last-result file lives.
 	LastResultDir(home string) string
+	// ClaimRecordDir makes sure, before ctrld runs, that no user but root
+	// controls the record folder, where a user could have made it first:
+	// it creates the folder or takes it back from whoever made it.
+	ClaimRecordDir(dir string) error
+	// PrepareRecordDir creates the record folder, claimed, before
+	// anything is written in it.
+	PrepareRecordDir(dir string) error
+	// CheckRecordDir reports, without creating or changing it, why the
+	// record folder is not to be trusted: nil when only root (SYSTEM and
+	// Administrators) controls it.
+	CheckRecordDir(dir string) error
 	// Msiexec is the msiexec install-msi runs, by its full path, never
 	// looked up on PATH; empty where the OS has none.
 	Msiexec() string
@@ -81,3 +92,8 @@ func anyExists(paths []string) bool {
 	}
 	return false
 }
+
+// makePrivateDir makes the record folder on macOS and Linux: the ctrld
+// home dir, private as the packages ship it, in a place only root can
+// write; there is nothing to claim and nothing to check.
+func makePrivateDir(dir string) error { return os.MkdirAll(dir, 0o700) }

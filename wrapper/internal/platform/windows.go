@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/winacl"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -25,6 +26,8 @@ type Windows struct {
 	// System32 is the system folder the OS reports (GetSystemDirectory),
 	// where msiexec lives.
 	System32 string
+	// ACL makes, judges and takes back folders by their owner and DACL.
+	ACL winacl.Claimer
 }
 
 // msiexecName is msiexec's file in the system folder.
@@ -51,6 +54,23 @@ func (w Windows) Policy() settings.Settings { return w.ReadPolicy() }
 func (w Windows) LastResultDir(string) string {
 	return filepath.Join(w.ProgramData, contract.ProgramDataFolder)
 }
+
+// The record folder under ProgramData is one any user could have made
+// first: the runs that write in it (start, install-msi) take it back from
+// them, and a reader uses it only when SYSTEM and Administrators alone
+// control it.
+
+// recordNames are the wrapper's files in the record folder: removed
+// unread when a user's folder has to be reset in place.
+var recordNames = []string{contract.LastResultFile, contract.PendingResultFile, contract.EvidenceFile, contract.MsiexecLogFile}
+
+// ClaimRecordDir creates the record folder, taking it back from whoever
+// made it.
+func (w Windows) ClaimRecordDir(dir string) error { return winacl.Claim(w.ACL, dir, recordNames) }
+
+func (w Windows) PrepareRecordDir(dir string) error { return w.ClaimRecordDir(dir) }
+
+func (w Windows) CheckRecordDir(dir string) error { return winacl.Check(w.ACL, dir) }
 
 func (w Windows) Msiexec() string {
 	if w.System32 == "" {
