@@ -132,8 +132,8 @@ func (l Linux) SystemctlRun(ctx context.Context, args ...string) error {
 	return l.Run(ctx, nil, l.Paths.Systemctl, args...)
 }
 
-// MoveOffLegacyDir has nothing to move: the packages always installed
-// ctrld where only root writes.
+// MoveOffLegacyDir has nothing to move: only macOS releases ran ctrld
+// from a folder a user could write.
 func (Linux) MoveOffLegacyDir(context.Context, Service) error { return nil }
 
 func (Linux) Policy() settings.Settings { return settings.Settings{} }

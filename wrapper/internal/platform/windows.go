@@ -82,8 +82,8 @@ func (w Windows) Msiexec() string {
 // Ready: the SCM owns the daemon, so ctrld's commands reach it.
 func (Windows) Ready(Service) bool { return true }
 
-// MoveOffLegacyDir has nothing to move: no release ran ctrld from a
-// folder a user could write.
+// MoveOffLegacyDir has nothing to move: only macOS releases ran ctrld
+// from a folder a user could write.
 func (Windows) MoveOffLegacyDir(context.Context, Service) error { return nil }
 
 // RemoveLeftovers has nothing to do: the SCM owns the daemon.
