@@ -6,6 +6,7 @@ import (
 	"golang.org/x/sys/windows"
 
 	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/winacl"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -18,5 +19,5 @@ func Current() OS {
 	// Without the system folder there is no msiexec to trust: install-msi
 	// then fails rather than take one from PATH.
 	sys32, _ := windows.GetSystemDirectory()
-	return Windows{SCM: scm{}, ReadPolicy: settings.ReadPolicy, ProgramData: pd, System32: sys32}
+	return Windows{SCM: scm{}, ReadPolicy: settings.ReadPolicy, ProgramData: pd, System32: sys32, ACL: winacl.OS{}}
 }

@@ -55,4 +55,18 @@ func (Darwin) Policy() settings.Settings { return settings.Settings{} }
 
 func (Darwin) LastResultDir(home string) string { return home }
 
+// ClaimRecordDir has nothing to claim: the record folder is the ctrld
+// home dir, which only root can have made.
+func (Darwin) ClaimRecordDir(string) error { return nil }
+
+func (Darwin) PrepareRecordDir(dir string) error { return makePrivateDir(dir) }
+
+func (Darwin) CheckRecordDir(string) error { return nil }
+
 func (Darwin) Msiexec() string { return "" }
+
+// Ready: launchd owns the daemon, so ctrld's commands reach it.
+func (Darwin) Ready(Service) bool { return true }
+
+// RemoveLeftovers has nothing to do: launchd owns the daemon.
+func (Darwin) RemoveLeftovers(context.Context, Service, time.Duration) {}

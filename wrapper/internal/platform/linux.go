@@ -13,22 +13,25 @@ import (
 
 // Linux: systemd or an init script, settings from a root-only file.
 type Linux struct {
-	Run Runner
+	Run   Runner
+	Paths LinuxPaths
+}
+
+// LinuxPaths are where the machine's facts are found. An empty one is a
+// fact this OS value does not have: nothing is looked at or run there.
+type LinuxPaths struct {
 	// Proc and Etc are the roots the cleanup after an uninstall works in:
 	// /proc for ctrld's processes, /etc for resolv.conf and the sysv
-	// service. Empty means no cleanup.
+	// service.
 	Proc, Etc string
 	// RunDir is /run: ctrld's control socket, and /run/systemd/system
-	// when systemd is the init system. Empty means neither is looked at.
+	// when systemd is the init system.
 	RunDir string
 	// Systemctl is systemctl by its full path, run through Run.
 	Systemctl string
-	// MsiexecPath is empty: Linux has no msiexec. Tests of install-msi
-	// set a stand-in.
-	MsiexecPath string
 }
 
-// The real roots, which Current sets.
+// The real paths, which Current sets.
 const (
 	ProcRoot      = "/proc"
 	EtcRoot       = "/etc"
@@ -88,7 +91,7 @@ func (l Linux) Reload(ctx context.Context, svc Service) error {
 		return nil
 	}
 	l.keepRunning(svc)
-	if l.Proc != "" && leftover.RunningFile(l.Proc, svc.Ctrld) {
+	if l.Paths.Proc != "" && leftover.RunningFile(l.Paths.Proc, svc.Ctrld) {
 		return nil
 	}
 	return err
@@ -100,16 +103,16 @@ const restartBound = 2 * time.Second
 // keepRunning starts svc through the init system when no process of it
 // runs: systemd queues the start, a sysv script starts the daemon.
 func (l Linux) keepRunning(svc Service) {
-	if l.Proc == "" || l.Etc == "" || leftover.Running(l.Proc, svc.Ctrld) {
+	if l.Paths.Proc == "" || l.Paths.Etc == "" || leftover.Running(l.Paths.Proc, svc.Ctrld) {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), restartBound)
 	defer cancel()
-	if l.RunDir != "" && l.Systemctl != "" && leftover.SystemdRuns(l.RunDir) {
+	if l.Paths.RunDir != "" && l.Paths.Systemctl != "" && leftover.SystemdRuns(l.Paths.RunDir) {
 		l.SystemctlRun(ctx, "--no-block", "start", svc.Name+".service")
 		return
 	}
-	if script := filepath.Join(l.Etc, "init.d", svc.Name); anyExists([]string{script}) {
+	if script := filepath.Join(l.Paths.Etc, "init.d", svc.Name); anyExists([]string{script}) {
 		l.Run(ctx, svc.Env, script, "start")
 	}
 }
@@ -118,19 +121,31 @@ func (l Linux) keepRunning(svc Service) {
 // on its control socket, or no daemon of svc runs at all (then there is
 // nothing to wait for). Without RunDir it cannot tell and says yes.
 func (l Linux) Ready(svc Service) bool {
-	if l.RunDir == "" || leftover.ControlAnswers(l.RunDir, svc.Name, ControlWait) {
+	if l.Paths.RunDir == "" || leftover.ControlAnswers(l.Paths.RunDir, svc.Name, ControlWait) {
 		return true
 	}
-	return l.Proc == "" || !leftover.Running(l.Proc, svc.Ctrld)
+	return l.Paths.Proc == "" || !leftover.Running(l.Paths.Proc, svc.Ctrld)
 }
 
 // SystemctlRun runs systemctl through Run, without ctrld's environment.
 func (l Linux) SystemctlRun(ctx context.Context, args ...string) error {
-	return l.Run(ctx, nil, l.Systemctl, args...)
+	return l.Run(ctx, nil, l.Paths.Systemctl, args...)
 }
+
+// MoveOffLegacyDir has nothing to move: only macOS releases ran ctrld
+// from a folder a user could write.
+func (Linux) MoveOffLegacyDir(context.Context, Service) error { return nil }
 
 func (Linux) Policy() settings.Settings { return settings.Settings{} }
 
 func (Linux) LastResultDir(home string) string { return home }
 
-func (l Linux) Msiexec() string { return l.MsiexecPath }
+// ClaimRecordDir has nothing to claim: the record folder is the ctrld
+// home dir, which only root can have made.
+func (Linux) ClaimRecordDir(string) error { return nil }
+
+func (Linux) PrepareRecordDir(dir string) error { return makePrivateDir(dir) }
+
+func (Linux) CheckRecordDir(string) error { return nil }
+
+func (Linux) Msiexec() string { return "" }

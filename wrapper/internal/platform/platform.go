@@ -47,20 +47,37 @@ type OS interface {
 	Gate(ctx context.Context, svc Service) bool
 	// Reload restarts the existing service on upgrade.
 	Reload(ctx context.Context, svc Service) error
+	// Ready reports whether ctrld's own commands can reach its daemon;
+	// when they cannot, ctrld uninstall would only wait.
+	Ready(svc Service) bool
+	// MoveOffLegacyDir moves the service off the place earlier releases
+	// ran ctrld from, where a user could write, before an upgrade reloads
+	// it; nil where the OS has no such place.
+	MoveOffLegacyDir(ctx context.Context, svc Service) error
+	// RemoveLeftovers makes sure, after ctrld's uninstall or a failed
+	// fresh install, that nothing of svc still acts or is known to the
+	// init system; its daemons get grace to stop. It does nothing where
+	// the service manager owns the daemon.
+	RemoveLeftovers(ctx context.Context, svc Service, grace time.Duration)
 	// Policy returns the OS's own managed settings (the Windows policy
 	// key); empty where the OS has none beyond files.
 	Policy() settings.Settings
 	// LastResultDir is where the last-result file lives.
 	LastResultDir(home string) string
+	// ClaimRecordDir makes sure, before ctrld runs, that no user but root
+	// controls the record folder, where a user could have made it first:
+	// it creates the folder or takes it back from whoever made it.
+	ClaimRecordDir(dir string) error
+	// PrepareRecordDir creates the record folder, claimed, before
+	// anything is written in it.
+	PrepareRecordDir(dir string) error
+	// CheckRecordDir reports, without creating or changing it, why the
+	// record folder is not to be trusted: nil when only root (SYSTEM and
+	// Administrators) controls it.
+	CheckRecordDir(dir string) error
 	// Msiexec is the msiexec install-msi runs, by its full path, never
 	// looked up on PATH; empty where the OS has none.
 	Msiexec() string
-}
-
-// LegacyMover is an OS whose earlier releases ran ctrld from a place a
-// user could write to; start moves the service off it first.
-type LegacyMover interface {
-	MoveOffLegacyDir(ctx context.Context, svc Service) error
 }
 
 // Runner runs a command and returns its exit error. Output is discarded:
@@ -75,3 +92,8 @@ func anyExists(paths []string) bool {
 	}
 	return false
 }
+
+// makePrivateDir makes the record folder on macOS and Linux: the ctrld
+// home dir, private as the packages ship it, in a place only root can
+// write; there is nothing to claim and nothing to check.
+func makePrivateDir(dir string) error { return os.MkdirAll(dir, 0o700) }

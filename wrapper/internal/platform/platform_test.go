@@ -106,10 +106,10 @@ func TestLinuxReloadGoesThroughCtrld(t *testing.T) {
 // started again, so the upgrade never leaves the machine without it.
 func TestLinuxReloadStartsTheServiceAgainAfterAFailedRestart(t *testing.T) {
 	root := t.TempDir()
-	l := Linux{Proc: filepath.Join(root, "proc"), Etc: filepath.Join(root, "etc"), RunDir: filepath.Join(root, "run"), Systemctl: "/fake/systemctl"}
-	os.MkdirAll(l.Proc, 0o755)
-	os.MkdirAll(filepath.Join(l.Etc, "init.d"), 0o755)
-	script := filepath.Join(l.Etc, "init.d", "ctrld")
+	l := Linux{Paths: LinuxPaths{Proc: filepath.Join(root, "proc"), Etc: filepath.Join(root, "etc"), RunDir: filepath.Join(root, "run"), Systemctl: "/fake/systemctl"}}
+	os.MkdirAll(l.Paths.Proc, 0o755)
+	os.MkdirAll(filepath.Join(l.Paths.Etc, "init.d"), 0o755)
+	script := filepath.Join(l.Paths.Etc, "init.d", "ctrld")
 	os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755)
 	svc := Service{Name: "ctrld", Ctrld: "/usr/bin/ctrld"}
 	r := &fakeRunner{fail: map[string]bool{"/usr/bin/ctrld restart": true}}
@@ -121,7 +121,7 @@ func TestLinuxReloadStartsTheServiceAgainAfterAFailedRestart(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 	// On systemd the start is queued through systemctl.
-	os.MkdirAll(filepath.Join(l.RunDir, "systemd", "system"), 0o755)
+	os.MkdirAll(filepath.Join(l.Paths.RunDir, "systemd", "system"), 0o755)
 	r.calls = nil
 	l.Reload(context.Background(), svc)
 	if got := strings.Join(r.lines(), ";"); got != "/usr/bin/ctrld restart;/fake/systemctl --no-block start ctrld.service" {

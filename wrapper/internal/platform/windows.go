@@ -3,8 +3,10 @@ package platform
 import (
 	"context"
 	"path/filepath"
+	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/winacl"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -24,6 +26,8 @@ type Windows struct {
 	// System32 is the system folder the OS reports (GetSystemDirectory),
 	// where msiexec lives.
 	System32 string
+	// ACL makes, judges and takes back folders by their owner and DACL.
+	ACL winacl.Claimer
 }
 
 // msiexecName is msiexec's file in the system folder.
@@ -51,9 +55,36 @@ func (w Windows) LastResultDir(string) string {
 	return filepath.Join(w.ProgramData, contract.ProgramDataFolder)
 }
 
+// The record folder under ProgramData is one any user could have made
+// first: the runs that write in it (start, install-msi) take it back from
+// them, and a reader uses it only when SYSTEM and Administrators alone
+// control it.
+
+// recordNames are the wrapper's files in the record folder: removed
+// unread when a user's folder has to be reset in place.
+var recordNames = []string{contract.LastResultFile, contract.PendingResultFile, contract.EvidenceFile, contract.MsiexecLogFile}
+
+// ClaimRecordDir creates the record folder, taking it back from whoever
+// made it.
+func (w Windows) ClaimRecordDir(dir string) error { return winacl.Claim(w.ACL, dir, recordNames) }
+
+func (w Windows) PrepareRecordDir(dir string) error { return w.ClaimRecordDir(dir) }
+
+func (w Windows) CheckRecordDir(dir string) error { return winacl.Check(w.ACL, dir) }
+
 func (w Windows) Msiexec() string {
 	if w.System32 == "" {
 		return ""
 	}
 	return filepath.Join(w.System32, msiexecName)
 }
+
+// Ready: the SCM owns the daemon, so ctrld's commands reach it.
+func (Windows) Ready(Service) bool { return true }
+
+// MoveOffLegacyDir has nothing to move: only macOS releases ran ctrld
+// from a folder a user could write.
+func (Windows) MoveOffLegacyDir(context.Context, Service) error { return nil }
+
+// RemoveLeftovers has nothing to do: the SCM owns the daemon.
+func (Windows) RemoveLeftovers(context.Context, Service, time.Duration) {}

@@ -44,9 +44,9 @@ func (s *systemctlLog) run(ctx context.Context, env []string, name string, args 
 func systemdRoots(t *testing.T, name string) (platform.Linux, *systemctlLog, []string) {
 	t.Helper()
 	root := t.TempDir()
-	l := platform.Linux{Proc: filepath.Join(root, "proc"), Etc: filepath.Join(root, "etc"), RunDir: filepath.Join(root, "run"), Systemctl: fakeSystemctl}
-	units := filepath.Join(l.Etc, "systemd", "system")
-	for _, d := range []string{l.Proc, filepath.Join(l.RunDir, "systemd", "system"), filepath.Join(units, "multi-user.target.wants")} {
+	l := platform.Linux{Paths: platform.LinuxPaths{Proc: filepath.Join(root, "proc"), Etc: filepath.Join(root, "etc"), RunDir: filepath.Join(root, "run"), Systemctl: fakeSystemctl}}
+	units := filepath.Join(l.Paths.Etc, "systemd", "system")
+	for _, d := range []string{l.Paths.Proc, filepath.Join(l.Paths.RunDir, "systemd", "system"), filepath.Join(units, "multi-user.target.wants")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func TestUninstallOnSystemdForgetsTheUnitInOrder(t *testing.T) {
 // called.
 func TestUninstallOnSysvLeavesSystemctlAlone(t *testing.T) {
 	l, systemctl, _ := systemdRoots(t, contract.Ctrld)
-	os.RemoveAll(filepath.Join(l.RunDir, "systemd"))
+	os.RemoveAll(filepath.Join(l.Paths.RunDir, "systemd"))
 	home := t.TempDir()
 	Uninstall(context.Background(), Config{Ctrld: namedCtrld(t, contract.Ctrld), Home: home, RecordDir: home, Grace: grace}, l)
 	if len(systemctl.calls) != 0 {
@@ -129,7 +129,7 @@ func silentDaemon(t *testing.T) (ctrld string, daemon *exec.Cmd) {
 // would fail, exit 127.
 func TestUninstallSkipsCtrldWhenItsDaemonDoesNotAnswer(t *testing.T) {
 	l, systemctl, _ := systemdRoots(t, contract.Ctrld)
-	l.Proc = "/proc"
+	l.Paths.Proc = "/proc"
 	ctrld, daemon := silentDaemon(t)
 	done := make(chan struct{})
 	go func() { daemon.Wait(); close(done) }()
@@ -162,7 +162,7 @@ func TestUninstallStaysWithinTheRemovalBound(t *testing.T) {
 	t.Parallel()
 	l, systemctl, files := systemdRoots(t, contract.Ctrld)
 	systemctl.hang = true
-	ln, err := net.Listen("unix", filepath.Join(l.RunDir, contract.CtrldControlSocket(contract.Ctrld)))
+	ln, err := net.Listen("unix", filepath.Join(l.Paths.RunDir, contract.CtrldControlSocket(contract.Ctrld)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestUninstallStaysWithinTheRemovalBound(t *testing.T) {
 // its listener; afterwards neither is left.
 func TestFailedFreshInstallLeavesNoUnitAndRestoresResolvConf(t *testing.T) {
 	l, systemctl, files := systemdRoots(t, contract.Ctrld)
-	gone := layEtc(t, l.Etc)
+	gone := layEtc(t, l.Paths.Etc)
 	ctrld, _ := shCtrld(t, 1, 0)
 	p, _ := newProvisioner(t, ctrld, l, []string{filepath.Join(t.TempDir(), "none")}, settings.Settings{settings.ProvisionToken: testenv.Canary})
 	if o := p.Run(context.Background()); o.Exit() != 64 {
@@ -209,7 +209,7 @@ func TestFailedFreshInstallLeavesNoUnitAndRestoresResolvConf(t *testing.T) {
 			t.Errorf("%s is still there", f)
 		}
 	}
-	if data, _ := os.ReadFile(filepath.Join(l.Etc, leftover.ResolvConf)); string(data) != "nameserver 192.0.2.1\n" {
+	if data, _ := os.ReadFile(filepath.Join(l.Paths.Etc, leftover.ResolvConf)); string(data) != "nameserver 192.0.2.1\n" {
 		t.Errorf("resolv.conf not restored from ctrld's backup: %q", data)
 	}
 }
@@ -241,7 +241,7 @@ func TestOfflineUpgradeIsBoundedAndKeepsTheService(t *testing.T) {
 	t.Parallel()
 	l, systemctl, files := systemdRoots(t, contract.Ctrld)
 	systemctl.hang = true // ctrld restart goes through the same runner
-	ln, err := net.Listen("unix", filepath.Join(l.RunDir, contract.CtrldControlSocket(contract.Ctrld)))
+	ln, err := net.Listen("unix", filepath.Join(l.Paths.RunDir, contract.CtrldControlSocket(contract.Ctrld)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestOfflineUpgradeIsBoundedAndKeepsTheService(t *testing.T) {
 // even tried, and the answer comes at once.
 func TestUpgradeLeavesADaemonThatDoesNotAnswer(t *testing.T) {
 	l, systemctl, files := systemdRoots(t, contract.Ctrld)
-	l.Proc = "/proc"
+	l.Paths.Proc = "/proc"
 	ctrld, daemon := silentDaemon(t)
 	defer daemon.Process.Kill()
 	p, _ := newProvisioner(t, ctrld, l, files[:1], settings.Settings{})

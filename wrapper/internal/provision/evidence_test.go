@@ -35,7 +35,7 @@ func listenerFailure(t *testing.T, cfg Config, fields string) (time.Time, codes.
 		t.Fatal(err)
 	}
 	o := codes.Failure(codes.ListenerBindFailed)
-	if err := report.SaveLast(cfg.RecordDir, o); err != nil {
+	if err := report.SaveLast(platform.Linux{}, cfg.RecordDir, o); err != nil {
 		t.Fatal(err)
 	}
 	return began, o

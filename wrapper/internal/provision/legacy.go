@@ -15,13 +15,9 @@ import (
 // plist that cannot be read (launchd cannot run it either), only warn:
 // no binary was removed from under a job.
 func (p *Provisioner) moveOffLegacyDir(ctx context.Context, svc platform.Service) (codes.Outcome, bool) {
-	mover, ok := p.OS.(platform.LegacyMover)
-	if !ok {
-		return codes.Outcome{}, false
-	}
 	mctx, cancel := context.WithTimeoutCause(ctx, p.Config.Timeout, errTimeout)
 	defer cancel()
-	err := mover.MoveOffLegacyDir(mctx, svc)
+	err := p.OS.MoveOffLegacyDir(mctx, svc)
 	switch {
 	case interrupted(ctx):
 		return codes.Failure(codes.WrapperInterrupted), true

@@ -31,8 +31,8 @@ func Uninstall(ctx context.Context, cfg Config, osys platform.OS) int {
 	}
 	cleanUp(ctx, cfg, osys)
 	// Nothing is removed inside a record folder a user controls.
-	if report.RecordDirTrusted(cfg.RecordDir) {
-		report.RemoveLast(cfg.RecordDir)
+	if osys.CheckRecordDir(cfg.RecordDir) == nil {
+		report.RemoveLast(osys, cfg.RecordDir)
 		evidence.Remove(cfg.RecordDir)
 	}
 	lock.Remove(cfg.Home)

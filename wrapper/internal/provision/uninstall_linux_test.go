@@ -47,7 +47,7 @@ func TestUninstallCleansOnlyInsideTheGivenRoots(t *testing.T) {
 	os.Mkdir(proc, 0o755)
 	home := t.TempDir()
 	Uninstall(context.Background(), Config{Ctrld: ctrld, Home: home, RecordDir: home, Grace: grace},
-		platform.Linux{Proc: proc, Etc: inside})
+		platform.Linux{Paths: platform.LinuxPaths{Proc: proc, Etc: inside}})
 	for _, p := range gone {
 		if _, err := os.Lstat(p); err == nil {
 			t.Errorf("%s is still there", p)
@@ -84,7 +84,7 @@ func TestUninstallLeavesAManagedResolvConfLink(t *testing.T) {
 	}
 	home := t.TempDir()
 	Uninstall(context.Background(), Config{Ctrld: ctrld, Home: home, RecordDir: home, Grace: grace},
-		platform.Linux{Proc: filepath.Join(root, "proc"), Etc: etc})
+		platform.Linux{Paths: platform.LinuxPaths{Proc: filepath.Join(root, "proc"), Etc: etc}})
 	if target, err := os.Readlink(conf); err != nil || target != stub {
 		t.Errorf("resolv.conf is no longer the link: %q %v", target, err)
 	}

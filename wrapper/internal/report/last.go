@@ -28,11 +28,22 @@ const maxLastSize = 512
 // until the next run.
 const pendingName = contract.PendingResultFile
 
+// Guard is how the OS makes the record folder and judges the one there
+// (platform.OS is one): on Windows any user could have made it first.
+type Guard interface {
+	// PrepareRecordDir creates the folder, or takes it back, before
+	// anything is written in it.
+	PrepareRecordDir(dir string) error
+	// CheckRecordDir reports why the folder is not to be trusted, without
+	// creating or changing it.
+	CheckRecordDir(dir string) error
+}
+
 // SaveLast records the line atomically and durably: a reader sees the old
 // line or the new one, never a mix, and a line once visible survives a
 // power cut.
-func SaveLast(dir string, o codes.Outcome) error {
-	return Prepare(dir, o).Commit()
+func SaveLast(g Guard, dir string, o codes.Outcome) error {
+	return Prepare(g, dir, o).Commit()
 }
 
 // Pending is a record written and flushed to disk ahead of time; only
@@ -40,6 +51,7 @@ func SaveLast(dir string, o codes.Outcome) error {
 // a caller that can guess the outcome prepares it while it works and
 // pays only the move at the end.
 type Pending struct {
+	guard   Guard
 	dir     string
 	outcome codes.Outcome
 	flushed chan prepared
@@ -55,12 +67,13 @@ type prepared struct {
 }
 
 // Prepare starts writing and flushing the record for o in the
-// background. Nothing is written in a folder prepareRecordDir refuses.
-func Prepare(dir string, o codes.Outcome) *Pending {
-	p := &Pending{dir: dir, outcome: o, flushed: make(chan prepared, 1)}
+// background. Nothing is written in a folder g's PrepareRecordDir
+// refuses.
+func Prepare(g Guard, dir string, o codes.Outcome) *Pending {
+	p := &Pending{guard: g, dir: dir, outcome: o, flushed: make(chan prepared, 1)}
 	go func() {
-		err := writePending(dir, o.Line()+"\n")
-		_, valid := ReadLast(dir)
+		err := writePending(g, dir, o.Line()+"\n")
+		_, valid := ReadLast(g, dir)
 		p.flushed <- prepared{err: err, keepAside: valid}
 	}()
 	return p
@@ -72,7 +85,7 @@ func Prepare(dir string, o codes.Outcome) *Pending {
 // it is.
 func (p *Pending) Commit() error {
 	err := p.commit()
-	if err != nil && checkRecordDir(p.dir) == nil {
+	if err != nil && p.guard.CheckRecordDir(p.dir) == nil {
 		os.Remove(filepath.Join(p.dir, pendingName))
 		os.Remove(filepath.Join(p.dir, LastFileName))
 	}
@@ -97,11 +110,11 @@ func (p *Pending) Record(o codes.Outcome) error {
 		return p.Commit()
 	}
 	<-p.flushed
-	return SaveLast(p.dir, o)
+	return SaveLast(p.guard, p.dir, o)
 }
 
-func writePending(dir, text string) error {
-	if err := prepareRecordDir(dir); err != nil {
+func writePending(g Guard, dir, text string) error {
+	if err := g.PrepareRecordDir(dir); err != nil {
 		return err
 	}
 	return writeFlushed(filepath.Join(dir, pendingName), text)
@@ -122,8 +135,8 @@ func writeFlushed(path, text string) error {
 
 // ReadLast returns the recorded line, re-validated so a tampered or
 // corrupt file yields nothing.
-func ReadLast(dir string) (codes.Outcome, bool) {
-	if checkRecordDir(dir) != nil {
+func ReadLast(g Guard, dir string) (codes.Outcome, bool) {
+	if g.CheckRecordDir(dir) != nil {
 		return codes.Outcome{}, false
 	}
 	data, err := safefile.Read(filepath.Join(dir, LastFileName), safefile.Options{MaxSize: maxLastSize, NoLinks: true})
@@ -134,14 +147,10 @@ func ReadLast(dir string) (codes.Outcome, bool) {
 	return codes.ParseLine(line)
 }
 
-// RecordDirTrusted reports whether the record folder is one only root
-// (SYSTEM and Administrators) controls, without making it.
-func RecordDirTrusted(dir string) bool { return checkRecordDir(dir) == nil }
-
 // RemoveLast deletes the record and any pending one, for package removal;
 // never inside a folder a user controls.
-func RemoveLast(dir string) error {
-	if err := checkRecordDir(dir); err != nil {
+func RemoveLast(g Guard, dir string) error {
+	if err := g.CheckRecordDir(dir); err != nil {
 		return err
 	}
 	os.Remove(filepath.Join(dir, pendingName))

@@ -17,7 +17,7 @@
 //	                               process and never runs systemctl, so tests
 //	                               never touch the host's or each other's
 //	CTRLD_INSTALL_TEST_MSIEXEC=PATH install-msi runs the stand-in msiexec at
-//	                               PATH (Linux has none)
+//	                               PATH (macOS and Linux have none)
 //	CTRLD_INSTALL_TEST_STALLED_POLICY=PATH reading the OS policy (a settings
 //	                               source) creates PATH, then never ends: a
 //	                               settings read in progress, for a signal
@@ -44,15 +44,15 @@ const (
 
 func main() {
 	sys := cli.System{OS: platform.Current(), OpenLog: report.OpenSystemLog, Env: os.Environ(), Stdin: os.Stdin}
-	if os.Getenv(osEnv) == "darwin" {
+	etc := os.Getenv(etcEnv)
+	switch {
+	case os.Getenv(osEnv) == "darwin":
 		sys.OS = platform.NewDarwin(platform.ExecRunner)
+	case etc != "":
+		sys.OS = platform.Linux{Run: platform.ExecRunner, Paths: platform.LinuxPaths{Etc: etc}}
 	}
-	if linux, ok := sys.OS.(platform.Linux); ok {
-		if dir := os.Getenv(etcEnv); dir != "" {
-			linux.Etc, linux.Proc, linux.RunDir, linux.Systemctl = dir, "", "", ""
-		}
-		linux.MsiexecPath = os.Getenv(msiexecEnv)
-		sys.OS = linux
+	if path := os.Getenv(msiexecEnv); path != "" {
+		sys.OS = standInMsiexec{OS: sys.OS, path: path}
 	}
 	if path := os.Getenv(stalledEnv); path != "" {
 		sys.OS = stalledPolicy{OS: sys.OS, began: path}
@@ -76,3 +76,11 @@ func (s stalledPolicy) Policy() settings.Settings {
 		time.Sleep(time.Hour)
 	}
 }
+
+// standInMsiexec is an OS whose msiexec is the stand-in at path.
+type standInMsiexec struct {
+	platform.OS
+	path string
+}
+
+func (s standInMsiexec) Msiexec() string { return s.path }
