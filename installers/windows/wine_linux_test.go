@@ -16,9 +16,10 @@ import (
 )
 
 // The MSI is installed for real with Wine's msiexec, in a fresh prefix per
-// test. Wine differs from Windows in two documented ways: a failed install
-// returns 1627 where Windows returns 1603, and MsiHiddenProperties is not
-// honoured (secrecy is asserted on the tables instead, see msi_test.go).
+// test (a copy of one booted per run). Wine differs from Windows in two
+// documented ways: a failed install returns 1627 where Windows returns
+// 1603, and MsiHiddenProperties is not honoured (secrecy is asserted on
+// the tables instead, see msi_test.go).
 
 type wine struct {
 	t      *testing.T
@@ -31,19 +32,11 @@ func newWine(t *testing.T) *wine {
 	testenv.RealInstall(t, "msiexec under Wine")
 	testenv.RequireTool(t, "wine")
 	testenv.RequireTool(t, "wineboot")
+	testenv.RequireTool(t, "wineserver")
 	w := &wine{t: t, prefix: t.TempDir()}
-	w.env = append(os.Environ(), "WINEPREFIX="+w.prefix, "WINEDEBUG=-all", "WINEDLLOVERRIDES=mscoree,mshtml=", "DISPLAY=")
-	if out, err := w.cmd(3*time.Minute, "wineboot", "-i").CombinedOutput(); err != nil {
-		t.Fatalf("wineboot: %v\n%s", err, out)
-	}
+	w.env = wineEnv(w.prefix)
+	copyTemplate(t, w.prefix)
 	t.Cleanup(func() { w.cmd(time.Minute, "wineserver", "-k").Run() })
-	stub, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "installers", "windows", "winestub", "bcryptprimitives.dll"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(w.path(`C:\windows\system32\bcryptprimitives.dll`), stub, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	return w
 }
 
@@ -132,6 +125,9 @@ func builtMSI(t *testing.T, arch, version string) (msi, wrapper string) {
 		winBinaries.ctrld = testenv.GoBuild(t, dir, "ctrld.exe", "./testdata/fakectrld", env...)
 		winBinaries.wrapper = testenv.GoBuild(t, dir, "ctrld-install.exe", "./wrapper", env...)
 	})
+	if winBinaries.wrapper == "" {
+		t.Fatal("the Windows builds failed in another test")
+	}
 	winBinaries.mu.Lock()
 	defer winBinaries.mu.Unlock()
 	p := Package{Version: version, Arch: arch, Ctrld: winBinaries.ctrld, Wrapper: winBinaries.wrapper, MTime: epoch}
