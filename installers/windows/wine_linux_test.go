@@ -16,10 +16,11 @@ import (
 )
 
 // The MSI is installed for real with Wine's msiexec, in a fresh prefix per
-// test (a copy of one booted per run). Wine differs from Windows in two
-// documented ways: a failed install returns 1627 where Windows returns
-// 1603, and MsiHiddenProperties is not honoured (secrecy is asserted on
-// the tables instead, see msi_test.go).
+// test (a copy of one booted per run); the prefixes share nothing, not
+// even a wineserver, so the tests run in parallel. Wine differs from
+// Windows in two documented ways: a failed install returns 1627 where
+// Windows returns 1603, and MsiHiddenProperties is not honoured (secrecy
+// is asserted on the tables instead, see msi_test.go).
 
 type wine struct {
 	t      *testing.T
@@ -153,7 +154,10 @@ var wineArchs = []string{ArchX64, ArchX86}
 
 func forEachWineArch(t *testing.T, test func(t *testing.T, arch, installDir string)) {
 	for _, arch := range wineArchs {
-		t.Run(arch, func(t *testing.T) { test(t, arch, installDirs[arch]) })
+		t.Run(arch, func(t *testing.T) {
+			t.Parallel()
+			test(t, arch, installDirs[arch])
+		})
 	}
 }
 
@@ -196,6 +200,7 @@ func (w *wine) requireServiceRunning(when string) {
 }
 
 func TestWineInstallSucceedsAndUninstallsClean(t *testing.T) {
+	t.Parallel()
 	forEachWineArch(t, func(t *testing.T, arch, installDir string) {
 		msi, _ := builtMSI(t, arch, "1.2.3")
 		w := newWine(t)
@@ -253,6 +258,7 @@ func TestWineInstallSucceedsAndUninstallsClean(t *testing.T) {
 }
 
 func TestWineFailureRollsBackAndRecordsTheCode(t *testing.T) {
+	t.Parallel()
 	forEachWineArch(t, func(t *testing.T, arch, installDir string) {
 		msi, _ := builtMSI(t, arch, "1.2.3")
 		w := newWine(t)
@@ -275,6 +281,7 @@ func TestWineFailureRollsBackAndRecordsTheCode(t *testing.T) {
 // running the uninstall action (that is for a real removal), and
 // provisions again.
 func TestWineMajorUpgradeReplacesThePreviousVersion(t *testing.T) {
+	t.Parallel()
 	forEachWineArch(t, func(t *testing.T, arch, installDir string) {
 		old, _ := builtMSI(t, arch, "1.2.3")
 		next, _ := builtMSI(t, arch, "1.2.4")
@@ -313,6 +320,7 @@ func TestWineMajorUpgradeReplacesThePreviousVersion(t *testing.T) {
 // The Win32 / RMM mode: ctrld-install runs msiexec and exits with the
 // stage code, which is what reaches the Intune console.
 func TestWineWin32ModeExitsWithStageCode(t *testing.T) {
+	t.Parallel()
 	forEachWineArch(t, func(t *testing.T, arch, _ string) {
 		msi, wrapper := builtMSI(t, arch, "1.2.3")
 		w := newWine(t)
@@ -346,6 +354,7 @@ func TestWineWin32ModeExitsWithStageCode(t *testing.T) {
 // on x64 the Arm64 package is refused as unsupported on this platform,
 // and nothing is installed.
 func TestWineRefusesTheArm64PackageOnX64(t *testing.T) {
+	t.Parallel()
 	msi, _ := builtMSI(t, ArchArm64, "1.2.3")
 	w := newWine(t)
 	w.scenario("record=" + calls)
