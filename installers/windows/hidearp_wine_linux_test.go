@@ -16,6 +16,7 @@ const uninstallKey = `HKLM\Software\Microsoft\Windows\CurrentVersion\Uninstall\`
 // SystemComponent=1, which keeps it out of Add/Remove Programs. Without
 // the property the key is there and carries no SystemComponent.
 func TestWineHideARPMarksTheProductASystemComponent(t *testing.T) {
+	t.Parallel()
 	msi, _ := builtMSI(t, ArchX64, "1.2.3")
 	key := uninstallKey + guid("product", "1.2.3", ArchX64)
 	w := newWine(t)

@@ -16,6 +16,7 @@ import (
 // launch condition: msiexec fails before the provisioning action runs, so
 // neither the wrapper nor the program the injected flags name ever runs.
 func TestWineRefusesAPropertyThatBreaksOutOfItsQuotes(t *testing.T) {
+	t.Parallel()
 	msi, _ := builtMSI(t, ArchX64, "1.2.3")
 	w := newWine(t)
 	evil, err := os.ReadFile(winBinaries.ctrld)
@@ -55,6 +56,7 @@ func TestWineRefusesAPropertyThatBreaksOutOfItsQuotes(t *testing.T) {
 // so of the user's moves only a file in the folder's place can be played
 // here; a folder and a junction are played on the hosted Windows runner.)
 func TestWineInstallTakesBackAPlantedRecordPath(t *testing.T) {
+	t.Parallel()
 	msi, _ := builtMSI(t, ArchX64, "1.2.3")
 	w := newWine(t)
 	const planted = "provisioning failed: stage=listener code=LISTENER_BIND_FAILED (exit 41)\n"

@@ -16,9 +16,11 @@ import (
 )
 
 // The MSI is installed for real with Wine's msiexec, in a fresh prefix per
-// test. Wine differs from Windows in two documented ways: a failed install
-// returns 1627 where Windows returns 1603, and MsiHiddenProperties is not
-// honoured (secrecy is asserted on the tables instead, see msi_test.go).
+// test (a copy of one booted per run); the prefixes share nothing, not
+// even a wineserver, so the tests run in parallel. Wine differs from
+// Windows in two documented ways: a failed install returns 1627 where
+// Windows returns 1603, and MsiHiddenProperties is not honoured (secrecy
+// is asserted on the tables instead, see msi_test.go).
 
 type wine struct {
 	t      *testing.T
@@ -31,19 +33,11 @@ func newWine(t *testing.T) *wine {
 	testenv.RealInstall(t, "msiexec under Wine")
 	testenv.RequireTool(t, "wine")
 	testenv.RequireTool(t, "wineboot")
+	testenv.RequireTool(t, "wineserver")
 	w := &wine{t: t, prefix: t.TempDir()}
-	w.env = append(os.Environ(), "WINEPREFIX="+w.prefix, "WINEDEBUG=-all", "WINEDLLOVERRIDES=mscoree,mshtml=", "DISPLAY=")
-	if out, err := w.cmd(3*time.Minute, "wineboot", "-i").CombinedOutput(); err != nil {
-		t.Fatalf("wineboot: %v\n%s", err, out)
-	}
+	w.env = wineEnv(w.prefix)
+	copyTemplate(t, w.prefix)
 	t.Cleanup(func() { w.cmd(time.Minute, "wineserver", "-k").Run() })
-	stub, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "installers", "windows", "winestub", "bcryptprimitives.dll"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(w.path(`C:\windows\system32\bcryptprimitives.dll`), stub, 0o644); err != nil {
-		t.Fatal(err)
-	}
 	return w
 }
 
@@ -132,6 +126,9 @@ func builtMSI(t *testing.T, arch, version string) (msi, wrapper string) {
 		winBinaries.ctrld = testenv.GoBuild(t, dir, "ctrld.exe", "./testdata/fakectrld", env...)
 		winBinaries.wrapper = testenv.GoBuild(t, dir, "ctrld-install.exe", "./wrapper", env...)
 	})
+	if winBinaries.wrapper == "" {
+		t.Fatal("the Windows builds failed in another test")
+	}
 	winBinaries.mu.Lock()
 	defer winBinaries.mu.Unlock()
 	p := Package{Version: version, Arch: arch, Ctrld: winBinaries.ctrld, Wrapper: winBinaries.wrapper, MTime: epoch}
@@ -157,7 +154,10 @@ var wineArchs = []string{ArchX64, ArchX86}
 
 func forEachWineArch(t *testing.T, test func(t *testing.T, arch, installDir string)) {
 	for _, arch := range wineArchs {
-		t.Run(arch, func(t *testing.T) { test(t, arch, installDirs[arch]) })
+		t.Run(arch, func(t *testing.T) {
+			t.Parallel()
+			test(t, arch, installDirs[arch])
+		})
 	}
 }
 
@@ -200,6 +200,7 @@ func (w *wine) requireServiceRunning(when string) {
 }
 
 func TestWineInstallSucceedsAndUninstallsClean(t *testing.T) {
+	t.Parallel()
 	forEachWineArch(t, func(t *testing.T, arch, installDir string) {
 		msi, _ := builtMSI(t, arch, "1.2.3")
 		w := newWine(t)
@@ -257,6 +258,7 @@ func TestWineInstallSucceedsAndUninstallsClean(t *testing.T) {
 }
 
 func TestWineFailureRollsBackAndRecordsTheCode(t *testing.T) {
+	t.Parallel()
 	forEachWineArch(t, func(t *testing.T, arch, installDir string) {
 		msi, _ := builtMSI(t, arch, "1.2.3")
 		w := newWine(t)
@@ -279,6 +281,7 @@ func TestWineFailureRollsBackAndRecordsTheCode(t *testing.T) {
 // running the uninstall action (that is for a real removal), and
 // provisions again.
 func TestWineMajorUpgradeReplacesThePreviousVersion(t *testing.T) {
+	t.Parallel()
 	forEachWineArch(t, func(t *testing.T, arch, installDir string) {
 		old, _ := builtMSI(t, arch, "1.2.3")
 		next, _ := builtMSI(t, arch, "1.2.4")
@@ -317,6 +320,7 @@ func TestWineMajorUpgradeReplacesThePreviousVersion(t *testing.T) {
 // The Win32 / RMM mode: ctrld-install runs msiexec and exits with the
 // stage code, which is what reaches the Intune console.
 func TestWineWin32ModeExitsWithStageCode(t *testing.T) {
+	t.Parallel()
 	forEachWineArch(t, func(t *testing.T, arch, _ string) {
 		msi, wrapper := builtMSI(t, arch, "1.2.3")
 		w := newWine(t)
@@ -350,6 +354,7 @@ func TestWineWin32ModeExitsWithStageCode(t *testing.T) {
 // on x64 the Arm64 package is refused as unsupported on this platform,
 // and nothing is installed.
 func TestWineRefusesTheArm64PackageOnX64(t *testing.T) {
+	t.Parallel()
 	msi, _ := builtMSI(t, ArchArm64, "1.2.3")
 	w := newWine(t)
 	w.scenario("record=" + calls)
