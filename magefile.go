@@ -65,9 +65,6 @@ func Reproducible() error {
 	if err != nil {
 		return err
 	}
-	if err := ensureTools(cfg); err != nil {
-		return err
-	}
 	if err := release.CheckReproducible(cfg); err != nil {
 		return err
 	}
@@ -81,25 +78,8 @@ func dist(kinds ...string) error {
 		return err
 	}
 	cfg.Kinds = kinds
-	if err := ensureTools(cfg); err != nil {
-		return err
-	}
 	_, err = release.Dist(cfg)
 	return err
-}
-
-// ensureTools installs the build tools the wanted kinds lack where it can
-// (root on Debian), and otherwise names what to install on each OS.
-func ensureTools(cfg release.Config) error {
-	missing := release.MissingTools(cfg)
-	if len(missing) == 0 || !canApt() {
-		return release.MissingToolsError(missing)
-	}
-	fmt.Println("installing the missing build tools:", strings.Join(release.DebianPackages(missing), " "))
-	if err := aptInstall(release.DebianPackages(missing)); err != nil {
-		return err
-	}
-	return release.MissingToolsError(release.MissingTools(cfg))
 }
 
 // canApt: root on Debian or a derivative, where apt-get installs for us.

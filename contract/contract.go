@@ -132,3 +132,15 @@ func CtrldHomeLogs(ctrld string) []string { return []string{ctrld + ".log"} }
 // VersionVar is the variable the release build stamps with -X: the
 // wrapper's `version` prints it.
 const VersionVar = "github.com/ctrld-install/ctrld-install/wrapper/internal/cli.Version"
+
+// Package names the installers publish. PkgIdentifier is the macOS pkg's
+// receipt id (what pkgutil and MDM detection rules look up). It has the
+// same value as ManagedPrefsDomain by Apple's reverse-DNS convention, but
+// the two are separate promises to admins: one names the receipt, the
+// other the domain their profiles target.
+const (
+	PkgIdentifier = "com.controld.ctrld"
+	// LinuxPackage is the deb and rpm package name (dpkg -s, rpm -q),
+	// which the tarball's name starts with too.
+	LinuxPackage = "ctrld"
+)

@@ -5,6 +5,7 @@ package linux
 
 import (
 	"fmt"
+	"io"
 	"path"
 	"path/filepath"
 	"time"
@@ -19,10 +20,21 @@ const (
 	SettingsFile = contract.LinuxSettings
 )
 
+// Format is one of the Linux package formats.
+type Format string
+
+// The formats: deb and rpm built by nfpm, and a tar.gz with install.sh.
+const (
+	Deb     Format = "deb"
+	RPM     Format = "rpm"
+	Tarball Format = "tar.gz"
+)
+
 // Package describes one Linux package to build. Configuration is data:
 // the formats differ only in the packager they hand it to.
 type Package struct {
-	Name    string // package name, "ctrld"
+	Format  Format
+	Name    string // package name, contract.LinuxPackage
 	Version string
 	Arch    string // ctrld's release name: amd64, arm64, 386, armv5, armv6, armv7
 	// Ctrld and Wrapper are the Linux binaries to package. The ctrld
@@ -46,6 +58,25 @@ const (
 	license     = "MIT"
 	vendor      = "Control D"
 )
+
+// FileName is the format's conventional file name; empty when the
+// format has no name for Arch (Build says why).
+func (p Package) FileName() string {
+	if p.Format == Tarball {
+		return p.tarballName()
+	}
+	name, _ := p.nfpmFileName()
+	return name
+}
+
+// Build writes the package to w and reports whether it signed it: deb
+// and rpm are signed when SigningKey is set, the tarball never.
+func (p Package) Build(w io.Writer) (signed bool, err error) {
+	if p.Format == Tarball {
+		return false, p.buildTarball(w)
+	}
+	return p.SigningKey != "", p.buildNfpm(w)
+}
 
 // CtrldName is the name the ctrld binary is installed under.
 func (p Package) CtrldName() string { return filepath.Base(p.Ctrld) }
@@ -92,16 +123,16 @@ var Arches = map[string]ArchNames{
 	"armv5": {Deb: "armel", RPM: "armv5tel"},
 }
 
-// ArchName is arch's name in format (deb or rpm); the tarball keeps
-// ctrld's own name. Empty when the format has no name for arch.
-func ArchName(format, arch string) string {
+// ArchName is arch's name in format; the tarball keeps ctrld's own name.
+// Empty when the format has no name for arch.
+func ArchName(format Format, arch string) string {
 	names := Arches[arch]
 	switch format {
-	case "deb":
+	case Deb:
 		return names.Deb
-	case "rpm":
+	case RPM:
 		return names.RPM
-	case "tar.gz":
+	case Tarball:
 		if _, ok := Arches[arch]; ok {
 			return arch
 		}

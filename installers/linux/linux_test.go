@@ -15,18 +15,18 @@ import (
 
 var epoch = time.Unix(1_700_000_000, 0).UTC()
 
-func buildFile(t *testing.T, p Package, format string) string {
+func buildFile(t *testing.T, p Package, format Format) string {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), p.Name+"-"+p.Version+"."+format)
+	p.Format = format
+	out := filepath.Join(t.TempDir(), p.Name+"-"+p.Version+"."+string(format))
 	f, err := os.Create(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if format == "tar.gz" {
-		err = p.BuildTarball(f)
-	} else {
-		err = p.Build(format, f)
+	signed, err := p.Build(f)
+	if signed != (p.SigningKey != "" && format != Tarball) {
+		t.Errorf("%s: Build reports signed=%v with signing key %q", format, signed, p.SigningKey)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func fakeBinaries(t *testing.T) (string, string) {
 func TestBuildsAreReproducible(t *testing.T) {
 	ctrld, wrapper := fakeBinaries(t)
 	p := Package{Name: "ctrld", Version: "1.2.3", Arch: "arm64", Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}
-	for _, format := range append(Formats, "tar.gz") {
+	for _, format := range append(Formats, Tarball) {
 		a, b := buildFile(t, p, format), buildFile(t, p, format)
 		da, _ := os.ReadFile(a)
 		db, _ := os.ReadFile(b)
@@ -59,8 +59,8 @@ func TestBuildsAreReproducible(t *testing.T) {
 
 func TestMTimeIsRequired(t *testing.T) {
 	ctrld, wrapper := fakeBinaries(t)
-	p := Package{Name: "ctrld", Version: "1.2.3", Arch: "amd64", Ctrld: ctrld, Wrapper: wrapper}
-	if err := p.Build("deb", &bytes.Buffer{}); err == nil {
+	p := Package{Format: Deb, Name: "ctrld", Version: "1.2.3", Arch: "amd64", Ctrld: ctrld, Wrapper: wrapper}
+	if _, err := p.Build(&bytes.Buffer{}); err == nil {
 		t.Fatal("built without a fixed time")
 	}
 }
@@ -179,7 +179,8 @@ func TestArchitectureNamesReadBack(t *testing.T) {
 			if err != nil || strings.TrimSpace(string(out)) != names.Deb {
 				t.Errorf("%s deb: Architecture %q, want %q (%v)", arch, out, names.Deb, err)
 			}
-			if name, _ := p.FileName("deb"); name != "ctrld_1.2.3_"+names.Deb+".deb" {
+			p.Format = Deb
+			if name := p.FileName(); name != "ctrld_1.2.3_"+names.Deb+".deb" {
 				t.Errorf("%s deb file name %q", arch, name)
 			}
 		}
@@ -187,27 +188,29 @@ func TestArchitectureNamesReadBack(t *testing.T) {
 		if err != nil || string(out) != names.RPM {
 			t.Errorf("%s rpm: ARCH %q, want %q (%v)", arch, out, names.RPM, err)
 		}
-		if name, _ := p.FileName("rpm"); name != "ctrld-1.2.3-1."+names.RPM+".rpm" {
+		p.Format = RPM
+		if name := p.FileName(); name != "ctrld-1.2.3-1."+names.RPM+".rpm" {
 			t.Errorf("%s rpm file name %q", arch, name)
 		}
-		if p.TarballName() != "ctrld_1.2.3_linux_"+arch+".tar.gz" {
-			t.Errorf("%s tarball name %q", arch, p.TarballName())
+		p.Format = Tarball
+		if p.FileName() != "ctrld_1.2.3_linux_"+arch+".tar.gz" {
+			t.Errorf("%s tarball name %q", arch, p.FileName())
 		}
 	}
 }
 
 func TestArchitectureWithoutANameIsRefused(t *testing.T) {
 	ctrld, wrapper := fakeBinaries(t)
-	armv6 := Package{Name: "ctrld", Version: "1.2.3", Arch: "armv6", Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}
-	if err := armv6.Build("deb", &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), `deb has no name for architecture "armv6"`) {
+	armv6 := Package{Format: Deb, Name: "ctrld", Version: "1.2.3", Arch: "armv6", Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}
+	if _, err := armv6.Build(&bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), `deb has no name for architecture "armv6"`) {
 		t.Errorf("armv6 deb: %v", err)
 	}
-	if _, err := armv6.FileName("deb"); err == nil {
-		t.Error("armv6 deb got a file name")
+	if name := armv6.FileName(); name != "" {
+		t.Errorf("armv6 deb got the file name %q", name)
 	}
 	mips := armv6
-	mips.Arch = "mips"
-	if err := mips.BuildTarball(&bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), `unknown architecture "mips"`) {
+	mips.Format, mips.Arch = Tarball, "mips"
+	if _, err := mips.Build(&bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), `unknown architecture "mips"`) {
 		t.Errorf("mips: %v", err)
 	}
 }

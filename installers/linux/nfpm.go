@@ -15,7 +15,7 @@ import (
 )
 
 // Formats nfpm builds for us.
-var Formats = []string{"deb", "rpm"}
+var Formats = []Format{Deb, RPM}
 
 // Variables a release engineer sets to sign deb and rpm packages: an
 // armored GPG private key file and its passphrase, if it has one.
@@ -24,15 +24,15 @@ const (
 	PassphraseEnv = "CTRLD_PACKAGE_SIGNING_PASSPHRASE"
 )
 
-// Build writes the package in format ("deb" or "rpm") to w.
-func (p Package) Build(format string, w io.Writer) error {
+// buildNfpm writes the deb or rpm to w.
+func (p Package) buildNfpm(w io.Writer) error {
 	if err := p.check(); err != nil {
 		return err
 	}
-	if _, err := p.formatArch(format); err != nil {
+	if _, err := p.formatArch(); err != nil {
 		return err
 	}
-	packager, err := nfpm.Get(format)
+	packager, err := nfpm.Get(string(p.Format))
 	if err != nil {
 		return err
 	}
@@ -48,13 +48,13 @@ func (p Package) Build(format string, w io.Writer) error {
 	return packager.Package(nfpm.WithDefaults(info), w)
 }
 
-// FileName is the conventional file name for the package.
-func (p Package) FileName(format string) (string, error) {
-	packager, err := nfpm.Get(format)
+// nfpmFileName is nfpm's conventional file name for the package.
+func (p Package) nfpmFileName() (string, error) {
+	packager, err := nfpm.Get(string(p.Format))
 	if err != nil {
 		return "", err
 	}
-	arch, err := p.formatArch(format)
+	arch, err := p.formatArch()
 	if err != nil {
 		return "", err
 	}
@@ -62,11 +62,11 @@ func (p Package) FileName(format string) (string, error) {
 	return packager.ConventionalFileName(info), nil
 }
 
-// formatArch is the package's architecture as format names it.
-func (p Package) formatArch(format string) (string, error) {
-	arch := ArchName(format, p.Arch)
+// formatArch is the package's architecture as its format names it.
+func (p Package) formatArch() (string, error) {
+	arch := ArchName(p.Format, p.Arch)
 	if arch == "" {
-		return "", fmt.Errorf("linux package: %s has no name for architecture %q", format, p.Arch)
+		return "", fmt.Errorf("linux package: %s has no name for architecture %q", p.Format, p.Arch)
 	}
 	return arch, nil
 }
@@ -108,7 +108,7 @@ func (p Package) info(dir string) (*nfpm.Info, error) {
 		},
 	}
 	// Each format gets its own name for the architecture.
-	info.Deb.Arch, info.RPM.Arch = ArchName("deb", p.Arch), ArchName("rpm", p.Arch)
+	info.Deb.Arch, info.RPM.Arch = ArchName(Deb, p.Arch), ArchName(RPM, p.Arch)
 	// A fixed build host keeps rpm output the same on every machine.
 	info.RPM.BuildHost = "ctrld-install"
 	if p.SigningKey != "" {

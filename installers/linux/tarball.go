@@ -9,8 +9,8 @@ import (
 	"github.com/ctrld-install/ctrld-install/contract"
 )
 
-// TarballName is the archive's file name.
-func (p Package) TarballName() string {
+// tarballName is the archive's file name.
+func (p Package) tarballName() string {
 	return p.Name + "_" + p.Version + "_linux_" + p.Arch + ".tar.gz"
 }
 
@@ -29,9 +29,9 @@ replace: on older Debian, /usr/local is group-writable (staff), so use
 PREFIX=/opt/ctrld there.
 `
 
-// BuildTarball writes a tar.gz holding both binaries, install.sh and a
+// buildTarball writes a tar.gz holding both binaries, install.sh and a
 // README, in one folder, with fixed owners and times.
-func (p Package) BuildTarball(w io.Writer) error {
+func (p Package) buildTarball(w io.Writer) error {
 	if err := p.check(); err != nil {
 		return err
 	}

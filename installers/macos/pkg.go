@@ -24,7 +24,7 @@ var postinstall []byte
 
 // Package describes the .pkg to build. Configuration is data.
 type Package struct {
-	Identifier string // receipt id, "com.controld.ctrld"
+	Identifier string // receipt id, contract.PkgIdentifier
 	Version    string
 	Title      string
 	// Ctrld and Wrapper are each one Mach-O file or several thin slices

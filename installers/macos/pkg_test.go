@@ -86,7 +86,7 @@ func buildPkg(t *testing.T, p Package) string {
 
 func testPackage(t *testing.T) Package {
 	ctrld, wrapper := darwinSlices(t)
-	return Package{Identifier: "com.controld.ctrld", Version: "1.2.3", Ctrld: ctrld, Wrapper: wrapper, CtrldName: "ctrld", MTime: epoch}
+	return Package{Identifier: contract.PkgIdentifier, Version: "1.2.3", Ctrld: ctrld, Wrapper: wrapper, CtrldName: "ctrld", MTime: epoch}
 }
 
 func openPkg(t *testing.T, path string) *xar.Reader {
@@ -347,7 +347,7 @@ func TestRealToolsReadThePackage(t *testing.T) {
 
 func TestThinBinaryStaysThin(t *testing.T) {
 	ctrld, wrapper := darwinSlices(t)
-	p := Package{Identifier: "com.controld.ctrld", Version: "1.0.0", Ctrld: ctrld[1:], Wrapper: wrapper[1:], CtrldName: "ctrld", MTime: epoch}
+	p := Package{Identifier: contract.PkgIdentifier, Version: "1.0.0", Ctrld: ctrld[1:], Wrapper: wrapper[1:], CtrldName: "ctrld", MTime: epoch}
 	r := openPkg(t, buildPkg(t, p))
 	dist, _ := r.ReadFile("Distribution")
 	if !strings.Contains(string(dist), `hostArchitectures="arm64"`) {

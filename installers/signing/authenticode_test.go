@@ -183,7 +183,7 @@ func buildMSI(t *testing.T, dir, arch string) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if err := p.Build(f); err != nil {
+	if _, err := p.Build(f); err != nil {
 		t.Fatal(err)
 	}
 	return msi

@@ -24,7 +24,7 @@ func BenchmarkBuild(b *testing.B) {
 			peak := sampleHeap()
 			b.ResetTimer()
 			for range b.N {
-				if err := p.Build(io.Discard); err != nil {
+				if _, err := p.Build(io.Discard); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -48,9 +48,16 @@ func ReturnCodeType(class codes.Class) string {
 	return "failed"
 }
 
-// WriteReturnCodes writes them as indented JSON.
-func WriteReturnCodes(w io.Writer) error {
+// ReturnCodesFile is the release's file of return codes, for an admin to
+// paste into Intune; it is data, so it is never signed.
+type ReturnCodesFile struct{}
+
+// FileName is the file's name in the release.
+func (ReturnCodesFile) FileName() string { return "intune-return-codes.json" }
+
+// Build writes the return codes as indented JSON.
+func (ReturnCodesFile) Build(w io.Writer) (signed bool, err error) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(ReturnCodes())
+	return false, enc.Encode(ReturnCodes())
 }

@@ -15,7 +15,7 @@ import (
 
 func TestReturnCodesJSON(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteReturnCodes(&buf); err != nil {
+	if _, err := (ReturnCodesFile{}).Build(&buf); err != nil {
 		t.Fatal(err)
 	}
 	var got []ReturnCode

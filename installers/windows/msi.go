@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/installers/signing"
 	"github.com/ctrld-install/ctrld-install/installers/windows/cab"
 	"github.com/ctrld-install/ctrld-install/installers/windows/cfb"
 	"github.com/ctrld-install/ctrld-install/installers/windows/msidb"
@@ -25,6 +26,9 @@ type Package struct {
 	Arch           string // ArchX64, ArchArm64 or ArchX86
 	Ctrld, Wrapper string // Windows binaries of that architecture; Ctrld keeps its file name
 	MTime          time.Time
+	// Signer, when set, Authenticode-signs the MSI once written. Wrapper
+	// must be signed before: the MSI's signature covers its cabinet.
+	Signer *signing.Identity
 }
 
 // FileName is the conventional output name: ctrld-<version>-<arch>.msi.
@@ -41,24 +45,26 @@ const (
 	cabAttributes = 0x20
 )
 
-// Build writes the MSI to w. The files are read twice (hashes, then the
-// cabinet, which goes through a temporary file), so memory stays flat
-// however large they are. Signing is the caller's last step (the
-// signature covers every stream): sign Wrapper before, the MSI after.
-func (p Package) Build(w io.Writer) error {
+// Build writes the MSI to w and reports whether it signed it. The files
+// are read twice (hashes, then the cabinet, which goes through a
+// temporary file), so memory stays flat however large they are.
+func (p Package) Build(w io.Writer) (signed bool, err error) {
 	plat, err := platformOf(p.Arch)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if err := checkVersion(p.Version); err != nil {
-		return err
+		return false, err
 	}
 	work, err := os.MkdirTemp("", "ctrld-msi")
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer os.RemoveAll(work)
-	return p.write(w, plat, p.Wrapper, work)
+	if p.Signer == nil {
+		return false, p.write(w, plat, p.Wrapper, work)
+	}
+	return true, p.writeSigned(w, plat, work)
 }
 
 func (p Package) write(w io.Writer, plat platform, wrapper, work string) error {

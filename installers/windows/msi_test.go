@@ -486,7 +486,7 @@ func TestBuildNeedsNoTools(t *testing.T) {
 	ctrld, wrapper := fakeExes(t)
 	t.Setenv("PATH", t.TempDir())
 	for _, arch := range Archs {
-		if err := pkg(arch, ctrld, wrapper).Build(&bytes.Buffer{}); err != nil {
+		if _, err := pkg(arch, ctrld, wrapper).Build(&bytes.Buffer{}); err != nil {
 			t.Errorf("%s: %v", arch, err)
 		}
 	}
@@ -504,7 +504,7 @@ func TestBadInputsAreRefusedClearly(t *testing.T) {
 		{Package{Version: "1.2.3-rc1", Arch: ArchX64, Ctrld: ctrld, Wrapper: wrapper}, "from 0 to 65535"},
 		{Package{Version: "1.2.3", Arch: ArchX64, Ctrld: ctrld + ".missing", Wrapper: wrapper}, "no such file"},
 	} {
-		err := c.p.Build(&bytes.Buffer{})
+		_, err := c.p.Build(&bytes.Buffer{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: got %v, want %q", c.p, err, c.want)
 		}
@@ -527,12 +527,12 @@ func TestFileNameColumn(t *testing.T) {
 	}
 }
 
-func writeFile(path string, write func(io.Writer) error) error {
+func writeFile(path string, build func(io.Writer) (bool, error)) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := write(f); err != nil {
+	if _, err := build(f); err != nil {
 		f.Close()
 		return err
 	}

@@ -35,13 +35,10 @@ type job struct {
 func (c Config) jobs(kinds []Kind, staged map[Platform]Binaries) []job {
 	var jobs []job
 	for _, k := range kinds {
-		base := Input{Version: c.Version, MTime: c.MTime}
-		if k.Signer != nil {
-			base.Signer = k.Signer(c.Signing)
-		}
-		switch {
-		case base.Signer != nil:
-			c.progress("%s: signed with %s", k.Name, base.Signer.What())
+		base := Input{Version: c.Version, MTime: c.MTime, Signing: c.Signing}
+		switch by := k.signedBy(c.Signing); {
+		case by != "":
+			c.progress("%s: signed with %s", k.Name, by)
 		case k.HowToSign != "":
 			c.progress("%s: unsigned (to sign: %s)", k.Name, k.HowToSign)
 		}

@@ -15,12 +15,13 @@ type Installer interface {
 }
 
 // Input is what one installer packages: the staged binaries of its
-// platforms, the version and time, and its kind's signer (nil: unsigned).
+// platforms, the version and time, and the signing inputs, of which each
+// kind reads its own (unset: unsigned).
 type Input struct {
 	Version  string
 	MTime    time.Time
 	Binaries []Binaries
-	Signer   Signer
+	Signing  Signing
 }
 
 // Binaries are the two programs staged for one platform.
@@ -39,9 +40,9 @@ type Kind struct {
 	Universal bool
 	// New makes the installer for one Input.
 	New func(in Input) Installer
-	// Signer reads this kind's signing inputs; nil, or a nil result,
-	// builds the kind unsigned.
-	Signer func(Signing) Signer
+	// SignedBy names the key or certificate that signs this kind, for
+	// the progress; nil, or an empty result, means it builds unsigned.
+	SignedBy func(Signing) string
 	// HowToSign says which inputs sign the kind, for the unsigned line.
 	HowToSign string
 }
@@ -59,21 +60,21 @@ var Kinds = []Kind{
 	{
 		Name: "pkg", OS: "darwin", Universal: true, New: newPkg,
 		Platforms: []Platform{{"darwin", "amd64"}, {"darwin", "arm64"}},
-		Signer:    pkgSigner, HowToSign: "CTRLD_SIGN_PKG_CERT and CTRLD_SIGN_PKG_KEY, or CTRLD_SIGN_PKG_PFX",
+		SignedBy:  pkgSignedBy, HowToSign: "CTRLD_SIGN_PKG_CERT and CTRLD_SIGN_PKG_KEY, or CTRLD_SIGN_PKG_PFX",
 	},
 	{
 		Name: "msi", OS: "windows", New: newMsi, Platforms: platformsOf("windows", MsiArches),
-		Signer: msiSigner, HowToSign: "CTRLD_SIGN_WINDOWS_CERT and CTRLD_SIGN_WINDOWS_KEY, or CTRLD_SIGN_WINDOWS_PFX",
+		SignedBy: msiSignedBy, HowToSign: "CTRLD_SIGN_WINDOWS_CERT and CTRLD_SIGN_WINDOWS_KEY, or CTRLD_SIGN_WINDOWS_PFX",
 	},
 	{
-		Name: "deb", OS: "linux", New: newNfpm("deb"), Platforms: linuxPlatformsFor("deb"),
-		Signer: gpgSigner, HowToSign: linux.KeyEnv,
+		Name: "deb", OS: "linux", New: newLinux(linux.Deb), Platforms: linuxPlatformsFor(linux.Deb),
+		SignedBy: gpgSignedBy, HowToSign: linux.KeyEnv,
 	},
 	{
-		Name: "rpm", OS: "linux", New: newNfpm("rpm"), Platforms: linuxPlatformsFor("rpm"),
-		Signer: gpgSigner, HowToSign: linux.KeyEnv,
+		Name: "rpm", OS: "linux", New: newLinux(linux.RPM), Platforms: linuxPlatformsFor(linux.RPM),
+		SignedBy: gpgSignedBy, HowToSign: linux.KeyEnv,
 	},
-	{Name: "tar.gz", OS: "linux", New: newTarball, Platforms: platformsOf("linux", LinuxArches)},
+	{Name: "tar.gz", OS: "linux", New: newLinux(linux.Tarball), Platforms: platformsOf("linux", LinuxArches)},
 	{Name: "intune-return-codes", OS: "windows", Universal: true, New: newIntuneCodes},
 }
 
@@ -113,4 +114,12 @@ func (k Kind) inputs(base Input, staged map[Platform]Binaries) []Input {
 		ins = append(ins, in)
 	}
 	return ins
+}
+
+// signedBy names what signs the kind; empty when it builds unsigned.
+func (k Kind) signedBy(s Signing) string {
+	if k.SignedBy == nil {
+		return ""
+	}
+	return k.SignedBy(s)
 }

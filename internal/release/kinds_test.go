@@ -36,7 +36,7 @@ func without(ps []Platform, drop Platform) []Platform {
 }
 
 func TestEachKindNeedsOnlyItsPlatforms(t *testing.T) {
-	deb := linuxPlatformsFor("deb")
+	deb := linuxPlatformsFor(linux.Deb)
 	cfg := baseConfig(t)
 	cfg.Version, cfg.Kinds = "1.0.0", []string{"deb"}
 	cfg.CtrldDir = fakeCtrldDir(t, without(deb, Platform{"linux", "armv5"})...)
@@ -184,7 +184,7 @@ func TestKindsTable(t *testing.T) {
 		if k.New == nil || k.OS == "" {
 			t.Errorf("%s: incomplete", k.Name)
 		}
-		if (k.Signer == nil) != (k.HowToSign == "") {
+		if (k.SignedBy == nil) != (k.HowToSign == "") {
 			t.Errorf("%s: a signer needs its how-to line and the other way round", k.Name)
 		}
 		for _, p := range k.Platforms {

@@ -182,7 +182,7 @@ func TestDistFromReleaseArchives(t *testing.T) {
 	// Linux: dpkg-deb, bsdtar on the rpm, and the tar.gz.
 	for _, arch := range LinuxArches {
 		want := binaries[Platform{"linux", arch}]
-		if linux.ArchName("deb", arch) != "" {
+		if linux.ArchName(linux.Deb, arch) != "" {
 			debDir := t.TempDir()
 			if msg, err := exec.Command(dpkgDeb, "-x", find("deb", arch), debDir).CombinedOutput(); err != nil {
 				t.Fatalf("dpkg-deb: %v\n%s", err, msg)

@@ -2,47 +2,27 @@ package release
 
 import "github.com/ctrld-install/ctrld-install/installers/signing"
 
-// Signer is how one kind's installers are signed. Each kind's installer
-// takes its own signer type; a kind with no signer ships unsigned and the
-// release prints one line saying so.
-type Signer interface {
-	// What names the key or identity (never a secret), for the progress.
-	What() string
-}
+// Each kind's installer takes its own signing input from Signing; these
+// name that input (never a secret) for the progress, empty when the kind
+// builds unsigned and the release prints one line saying so.
 
-// IdentitySigner signs with a certificate chain and its leaf's key, in
-// Go: the pkg's xar signature, Authenticode for the MSI.
-type IdentitySigner struct{ Identity *signing.Identity }
-
-func (s *IdentitySigner) What() string { return "certificate " + s.Identity.Leaf().Subject.String() }
-
-func identitySigner(id *signing.Identity) Signer {
+// certificate names an identity by its leaf: the pkg's xar signature and
+// Authenticode for the MSI are made in Go with it.
+func certificate(id *signing.Identity) string {
 	if id == nil {
-		return nil
+		return ""
 	}
-	return &IdentitySigner{Identity: id}
+	return "certificate " + id.Leaf().Subject.String()
 }
 
-func pkgSigner(s Signing) Signer { return identitySigner(s.Pkg) }
+func pkgSignedBy(s Signing) string { return certificate(s.Pkg) }
 
-func msiSigner(s Signing) Signer { return identitySigner(s.Windows) }
+func msiSignedBy(s Signing) string { return certificate(s.Windows) }
 
-// GPGSigner signs deb and rpm packages with an armored private key file.
-type GPGSigner struct{ KeyFile, Passphrase string }
-
-func (s *GPGSigner) What() string { return "GPG key " + s.KeyFile }
-
-func gpgSigner(s Signing) Signer {
+// gpgSignedBy names the armored private key file that signs deb and rpm.
+func gpgSignedBy(s Signing) string {
 	if s.PackageGPGKey == "" {
-		return nil
+		return ""
 	}
-	return &GPGSigner{KeyFile: s.PackageGPGKey, Passphrase: s.PackageGPGPassphrase}
-}
-
-// identityOf is the kind's identity, nil when it builds unsigned.
-func identityOf(s Signer) *signing.Identity {
-	if is, ok := s.(*IdentitySigner); ok {
-		return is.Identity
-	}
-	return nil
+	return "GPG key " + s.PackageGPGKey
 }

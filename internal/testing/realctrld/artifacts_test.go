@@ -78,12 +78,14 @@ func (a *artifacts) build(t *testing.T, real string) string {
 		upgrade := pkg
 		upgrade.Version = realctrld.UpgradeVersion
 		for _, b := range []struct {
-			pkg          linux.Package
-			format, name string
-		}{{pkg, "deb", shareDeb}, {pkg, "rpm", shareRPM}, {upgrade, "deb", shareUpgradeDeb}} {
+			pkg    linux.Package
+			format linux.Format
+			name   string
+		}{{pkg, linux.Deb, shareDeb}, {pkg, linux.RPM, shareRPM}, {upgrade, linux.Deb, shareUpgradeDeb}} {
 			f, err := os.Create(filepath.Join(dir, b.name))
 			if err == nil {
-				err = b.pkg.Build(b.format, f)
+				b.pkg.Format = b.format
+				_, err = b.pkg.Build(f)
 				f.Close()
 			}
 			if err != nil {
@@ -93,7 +95,8 @@ func (a *artifacts) build(t *testing.T, real string) string {
 		}
 		f, err := os.Create(filepath.Join(dir, shareTarball))
 		if err == nil {
-			err = pkg.BuildTarball(f)
+			pkg.Format = linux.Tarball
+			_, err = pkg.Build(f)
 			f.Close()
 		}
 		if err != nil {
