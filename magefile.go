@@ -7,6 +7,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -214,9 +216,22 @@ func aptPackages() ([]string, error) {
 	return pkgs, sc.Err()
 }
 
-// Test runs every test tier: the tools they need (root on Debian), vet and cross-builds for all three OSes, unit tests, CLI scenarios, end-to-end installs, the release checks and short fuzzing.
-func Test() {
-	mg.SerialDeps(TestTools, Vet, Build, UnitAndScenarios, Fuzz)
+// Test runs every test tier: the tools they need (root on Debian), vet and cross-builds for all three OSes, unit tests, CLI scenarios, end-to-end installs, the release checks and short fuzzing. The real-ctrld tier runs beside the others from the start.
+func Test() error {
+	mg.Deps(TestTools)
+	realCtrld := startRealCtrldTier()
+	err := runInTurn(Vet, Build, unitAndScenarios, Fuzz)
+	return realCtrld.wait(err)
+}
+
+// runInTurn runs steps one after another and stops at the first failure.
+func runInTurn(steps ...func() error) error {
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Vet runs go vet for Linux, Windows and macOS, the demo ctrld in testdata included.
@@ -253,8 +268,14 @@ const (
 	releaseRaceTests = "^(TestFanOut.*|TestProgressLinesStayWhole|TestUnsignedKindsSayHowToSign)$"
 )
 
-// UnitAndScenarios runs go test over the whole module: unit tests, CLI scenarios, end-to-end installs, release checks (race detector on the wrapper, the format packages and the release's fan-out).
+// UnitAndScenarios runs go test over the whole module: unit tests, CLI scenarios, end-to-end installs, release checks (race detector on the wrapper, the format packages and the release's fan-out); the real-ctrld tier runs beside the others.
 func UnitAndScenarios() error {
+	realCtrld := startRealCtrldTier()
+	return realCtrld.wait(unitAndScenarios())
+}
+
+// unitAndScenarios runs every package's tests but the real-ctrld tier's.
+func unitAndScenarios() error {
 	race := append([]string{"test", "-count=1", "-race", "-timeout", "30m"}, racePackages...)
 	if err := sh.RunV("go", race...); err != nil {
 		return err
@@ -262,14 +283,12 @@ func UnitAndScenarios() error {
 	if err := sh.RunV("go", "test", "-count=1", "-race", "-run", releaseRaceTests, releasePackage); err != nil {
 		return err
 	}
-	if err := sh.RunV("go", "test", "-count=1", "-timeout", "30m", "-skip", releaseRaceTests, releasePackage); err != nil {
-		return err
-	}
-	rest, err := packagesExcept(append(racePackages, releasePackage))
+	rest, err := packagesExcept(append(racePackages, realCtrldPackage))
 	if err != nil {
 		return err
 	}
-	return sh.RunV("go", append([]string{"test", "-count=1", "-timeout", "60m"}, rest...)...)
+	// The release's race tests ran above; their names are the release's alone.
+	return sh.RunV("go", append([]string{"test", "-count=1", "-timeout", "30m", "-skip", releaseRaceTests}, rest...)...)
 }
 
 // packagesExcept lists the module's packages not matched by patterns.
@@ -370,4 +389,50 @@ func envOr(key, def string) string {
 		return v
 	}
 	return def
+}
+
+// The real-ctrld tier: every scenario has namespaces of its own and spends
+// most of its time waiting on ctrld's timeouts, so its scenarios run many
+// at once, beside the other tiers.
+const (
+	realCtrldPackage  = "./internal/testing/realctrld"
+	realCtrldParallel = "8"
+)
+
+// backgroundTier is a go test run beside the others; its output is kept
+// and printed whole once it ends, so it does not interleave.
+type backgroundTier struct {
+	cancel context.CancelFunc
+	done   chan error
+	output bytes.Buffer
+}
+
+// startRealCtrldTier starts the real-ctrld tier's go test.
+func startRealCtrldTier() *backgroundTier {
+	ctx, cancel := context.WithCancel(context.Background())
+	tier := &backgroundTier{cancel: cancel, done: make(chan error, 1)}
+	cmd := exec.CommandContext(ctx, mg.GoCmd(), "test", "-count=1", "-timeout", "30m", "-parallel", realCtrldParallel, realCtrldPackage)
+	cmd.Stdout, cmd.Stderr = &tier.output, &tier.output
+	// go test passes an interrupt on to the test binary, whose scenarios
+	// then end their namespaces; a kill would orphan them.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = time.Minute
+	fmt.Println("real-ctrld tier: started beside the others")
+	go func() { tier.done <- cmd.Run() }()
+	return tier
+}
+
+// wait ends the tier (at once when the others failed), prints its output
+// and joins its failure to theirs.
+func (t *backgroundTier) wait(others error) error {
+	if others != nil {
+		t.cancel()
+	}
+	err := <-t.done
+	t.cancel()
+	os.Stdout.Write(t.output.Bytes())
+	if err != nil && others == nil {
+		return fmt.Errorf("real-ctrld tier: %w", err)
+	}
+	return others
 }

@@ -134,9 +134,14 @@ func shareNext(t *testing.T, s *realctrld.Sandbox, next realctrld.Ctrld) {
 }
 
 // forEachCtrld runs test once per real ctrld, as a subtest named after
-// its version.
+// its version. Each scenario has namespaces of its own, so they all run
+// in parallel: they spend most of their time waiting on ctrld's timeouts.
 func forEachCtrld(t *testing.T, test func(t *testing.T, ctrld realctrld.Ctrld)) {
+	t.Parallel()
 	for _, c := range realctrld.Binaries(t) {
-		t.Run(c.Version, func(t *testing.T) { test(t, c) })
+		t.Run(c.Version, func(t *testing.T) {
+			t.Parallel()
+			test(t, c)
+		})
 	}
 }

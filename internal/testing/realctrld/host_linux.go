@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -244,9 +245,17 @@ func (s *Sandbox) Run(t *testing.T, limit time.Duration) *Report {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	cmd.WaitDelay = 5 * time.Second
+	var output bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &output, &output
 	start := time.Now()
-	out, runErr := cmd.CombinedOutput()
+	runErr := cmd.Start()
+	if runErr == nil {
+		held, err := holdChildPidNamespace(cmd.Process.Pid)
+		defer held.Close()
+		runErr = errors.Join(cmd.Wait(), err)
+	}
 	s.Took = time.Since(start)
+	out := output.Bytes()
 	s.Output = string(out)
 	s.checkHost(t, before)
 	if runErr != nil {

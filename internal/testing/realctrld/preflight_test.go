@@ -194,6 +194,7 @@ func failingCheck(p preflightJSON, prefix string) (detail string, ok bool) {
 }
 
 func TestPreflightReadyThenStartSucceeds(t *testing.T) {
+	t.Parallel()
 	got, st, r := judgePreflight(t, "preflight-ready", 6*time.Minute)
 	if got.Result != "ready" || got.Exit != 0 {
 		t.Errorf("preflight predicted %s %s", got.Result, got.Code)
@@ -206,6 +207,7 @@ func TestPreflightReadyThenStartSucceeds(t *testing.T) {
 }
 
 func TestPreflightPortHeldThenStart(t *testing.T) {
+	t.Parallel()
 	got, st, r := judgePreflight(t, "preflight-port-held", 6*time.Minute)
 	detail, ok := failingCheck(got, "listener udp 0.0.0.0:53")
 	if got.Code != "LISTENER_BIND_FAILED" || got.Exit != 41 || !ok {
@@ -226,6 +228,7 @@ func TestPreflightPortHeldThenStart(t *testing.T) {
 }
 
 func TestPreflightPortPartlyHeldThenStartSucceeds(t *testing.T) {
+	t.Parallel()
 	got, st, _ := judgePreflight(t, "preflight-port-partly-held", 6*time.Minute)
 	detail, _ := warningCheck(got, "listener udp 0.0.0.0:53")
 	if got.Result != "ready" || !strings.HasSuffix(detail, "; ctrld falls back to 127.0.0.1:53") {
@@ -244,10 +247,12 @@ func warningCheck(p preflightJSON, prefix string) (detail string, ok bool) {
 }
 
 func TestPreflightNoNetworkThenStart(t *testing.T) {
+	t.Parallel()
 	wantAPIUnreachableAgreed(t, "preflight-no-network", 3*time.Minute, "network is unreachable")
 }
 
 func TestPreflightNowhereThenStart(t *testing.T) {
+	t.Parallel()
 	wantAPIUnreachableAgreed(t, "preflight-nowhere", 6*time.Minute, "timed out")
 }
 
@@ -272,6 +277,7 @@ func wantAPIUnreachableAgreed(t *testing.T, name string, limit time.Duration, re
 }
 
 func TestPreflightMalformedTokenThenStart(t *testing.T) {
+	t.Parallel()
 	got, st, r := judgePreflight(t, "preflight-malformed-token", 3*time.Minute)
 	if got.Code != "PROVISION_TOKEN_MALFORMED" || got.Exit != 21 {
 		t.Errorf("preflight predicted %s (exit %d)", got.Code, got.Exit)

@@ -34,10 +34,12 @@ func cgroup2Root() string {
 	return ""
 }
 
-// Bounds on a container's life.
+// Bounds on a container's life. A power-off may take as long as a real
+// machine's: systemd waits up to its DefaultTimeoutStopSec (90 s) for a
+// unit to stop before it kills it, and ctrld's stop can be slow offline.
 const (
 	bootLimit     = 2 * time.Minute
-	poweroffLimit = 30 * time.Second
+	poweroffLimit = 2 * time.Minute
 )
 
 // sigPowerOff is SIGRTMIN+4 as glibc counts it: systemd powers off.

@@ -28,6 +28,7 @@ func versionUpgrade(b *realctrld.Box) {
 }
 
 func TestPackageUpgradeToTheNextCtrld(t *testing.T) {
+	t.Parallel()
 	all := realctrld.Binaries(t)
 	if len(all) < 2 {
 		testenv.Unavailable(t, "%s names one ctrld; this scenario upgrades from the first to the next", realctrld.BinaryEnv)
