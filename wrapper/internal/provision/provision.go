@@ -197,9 +197,7 @@ func (p *Provisioner) service() platform.Service {
 
 func (p *Provisioner) provision(ctx context.Context) codes.Outcome {
 	if err := CtrldUsable(p.Config.Ctrld); err != nil {
-		if !errors.Is(err, ErrNotExecutable) {
-			p.warn("ctrld not run: " + p.reason(err))
-		}
+		p.warn("ctrld not run: " + p.reason(err))
 		return codes.Failure(codes.CtrldNotFound)
 	}
 	svc := p.service()
@@ -387,21 +385,34 @@ func interrupted(ctx context.Context) bool {
 var ErrNotExecutable = errors.New("ctrld is missing or not executable")
 
 // CtrldUsable returns nil when start would run the ctrld at path: it is
-// an executable regular file that no user but root can replace.
+// an executable regular file that no user but root can replace. An error
+// that wraps ErrNotExecutable says which of those it is not.
 func CtrldUsable(path string) error {
-	if !isExecutable(path) {
-		return ErrNotExecutable
+	if err := executable(path); err != nil {
+		return fmt.Errorf("%w: %w", ErrNotExecutable, err)
 	}
 	return safefile.Replaceable(path)
 }
 
-func isExecutable(path string) bool {
+// Why a path is no ctrld to run.
+var (
+	errNoPath     = errors.New("no path given")
+	errNotRegular = errors.New("not a regular file")
+	errNoExecBit  = errors.New("no execute permission")
+)
+
+func executable(path string) error {
 	if path == "" {
-		return false
+		return errNoPath
 	}
 	info, err := os.Stat(path)
-	if err != nil || !info.Mode().IsRegular() {
-		return false
+	switch {
+	case err != nil:
+		return err
+	case !info.Mode().IsRegular():
+		return errNotRegular
+	case !executableMode(info):
+		return errNoExecBit
 	}
-	return executableMode(info)
+	return nil
 }

@@ -62,6 +62,33 @@ func TestCtrldThatCannotStartSaysWhy(t *testing.T) {
 	}
 }
 
+// A ctrld that is missing, no file or not executable is CTRLD_NOT_FOUND
+// before anything runs, and the OS log says which, redacted.
+func TestCtrldThatIsNoProgramSaysWhy(t *testing.T) {
+	cases := map[string]func(path string) error{
+		"no such file or directory": func(string) error { return nil },
+		"not a regular file":        func(path string) error { return os.Mkdir(path, 0o755) },
+		"no execute permission":     func(path string) error { return os.WriteFile(path, []byte("#!/bin/sh\n"), 0o644) },
+	}
+	for cause, make := range cases {
+		t.Run(cause, func(t *testing.T) {
+			ctrld := filepath.Join(underCanary(t), "ctrld")
+			if err := make(ctrld); err != nil {
+				t.Fatal(err)
+			}
+			p, log := newProvisioner(t, ctrld, platform.Linux{}, nil, settings.Settings{settings.ProvisionToken: testenv.Canary})
+			if o := p.Run(context.Background()); o.Line() != "provisioning failed: stage=package code=CTRLD_NOT_FOUND (exit 62)" {
+				t.Fatalf("got %q", o.Line())
+			}
+			text := strings.Join(*log, "\n")
+			if !strings.Contains(text, "ctrld not run: ctrld is missing or not executable: ") || !strings.Contains(text, cause) {
+				t.Fatalf("the OS log does not say why: %q", text)
+			}
+			noCanary(t, *log)
+		})
+	}
+}
+
 // A copy of the evidence that cannot be saved is said in the OS log, with
 // the token in the folder's path redacted; the outcome and its record
 // stand.
