@@ -43,6 +43,10 @@ func TestRealCtrldOutputsMatchFixtures(t *testing.T) {
 		r := runScenario(t, ctrld, "ctrld-outputs", 6*time.Minute)
 		for _, o := range ctrldOutputs {
 			st := step(t, r, o.step)
+			if o.step == "restart" && slowStop(st) {
+				t.Logf("restart: ctrld's init script gave up waiting for the daemon to stop (a loaded machine); its output is not compared")
+				continue
+			}
 			if st.Exit != o.exit {
 				t.Errorf("%s: exit %d, want %d", o.step, st.Exit, o.exit)
 			}
@@ -52,6 +56,15 @@ func TestRealCtrldOutputsMatchFixtures(t *testing.T) {
 			compareFixture(t, ctrld, o.fixture, normalize(realctrld.Redact(st.Stdout)))
 		}
 	})
+}
+
+// slowStop reports ctrld's restart failing because its sysv script's
+// stop gave up waiting for the daemon to end: the script waits a few
+// seconds only, which a loaded machine can exceed. That is ctrld's own
+// behaviour, not the output the fake follows.
+func slowStop(st realctrld.Step) bool {
+	out := realctrld.Redact(st.Stdout)
+	return st.Exit == 1 && strings.Contains(out, "error running task Stop") && strings.Contains(out, "Service restart failed")
 }
 
 // normalize replaces what changes from run to run: timestamps, pids and
