@@ -1,4 +1,7 @@
-//go:build unix
+//go:build linux
+
+// The scenarios run the wrapper as it runs on Linux, against the fake
+// ctrld: on macOS the same command would drive the host's launchctl.
 
 package main
 

@@ -1,3 +1,7 @@
+//go:build !windows
+
+// xmllint checks the ADMX and ADML first; macOS and Linux have it.
+
 package windows
 
 import (

@@ -89,34 +89,6 @@ func DocsSettingsExample(t testing.TB, doc []byte) []byte {
 	return m[1]
 }
 
-func TestReadConfFileRefusals(t *testing.T) {
-	dir := t.TempDir()
-	good := filepath.Join(dir, "good.conf")
-	os.WriteFile(good, []byte("ProvisionToken="+canary+"\n"), 0o600)
-	if cf, err := ReadConfFile(good); err != nil || cf.Settings[ProvisionToken] != canary {
-		t.Fatalf("good file: %v", err)
-	}
-
-	link := filepath.Join(dir, "link.conf")
-	os.Symlink(good, link)
-	if _, err := ReadConfFile(link); !errorIs(err, ErrUnreadable) || reason(err) != "not a regular file (a link, FIFO, device or directory)" {
-		t.Fatalf("symlink: %v (%s)", err, reason(err))
-	}
-
-	if os.Geteuid() != 0 {
-		testenv.Unavailable(t, "making a file owned by another user needs root")
-	}
-	other := filepath.Join(dir, "other.conf")
-	os.WriteFile(other, []byte("ProvisionToken="+canary+"\n"), 0o600)
-	if err := os.Chown(other, 1000, 0); err != nil {
-		t.Fatal(err)
-	}
-	_, err := ReadConfFile(other)
-	if !errorIs(err, ErrNotRootOwned) || strings.Contains(err.Error(), canary) {
-		t.Fatalf("owned by uid 1000: %v", err)
-	}
-}
-
 func TestFilesWarnOncePerRun(t *testing.T) {
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "ctrld-install.conf")

@@ -161,33 +161,6 @@ func TestReadPlistLimits(t *testing.T) {
 	}
 }
 
-func TestConfFile(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "ctrld-install.conf")
-	body := "# ctrld-install settings\r\nProvisionToken = " + canary + "\r\nCustomHostname=\"web-01\"\nInterceptMode=standard\nUseDevEnvironment=yes\nbogus line\nOther=1\n"
-	os.WriteFile(path, []byte(body), 0o600)
-	cf, err := ReadConfFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cf.Readable {
-		t.Error("0600 file reported readable by others")
-	}
-	s := cf.Settings
-	if s[ProvisionToken] != canary || s[CustomHostname] != "web-01" || s[InterceptMode] != "standard" || s[UseDevEnvironment] != "true" || len(s) != 4 {
-		t.Fatalf("got %v keys", len(s))
-	}
-
-	os.Chmod(path, 0o644)
-	if cf, err := ReadConfFile(path); err != nil || !cf.Readable {
-		t.Fatalf("world-readable file: %v %v", cf.Readable, err)
-	}
-	os.Chmod(path, 0o666)
-	if _, err := ReadConfFile(path); !errors.Is(err, ErrInsecureFile) {
-		t.Fatalf("world-writable file: %v", err)
-	}
-}
-
 type fakeRegistry struct {
 	strs map[string]string
 	ints map[string]uint64

@@ -117,7 +117,7 @@ func TestAPIUnreachable(t *testing.T) {
 	ln.Close()
 	a := API{URL: &url.URL{Scheme: "https", Host: addr}, Resolver: noDNS, Step: time.Second}
 	got := byName(a.checks(context.Background(), time.Now))
-	if got[checkTCP].Code != codes.APIUnreachable || !strings.Contains(got[checkTCP].Detail, "connection refused") {
+	if got[checkTCP].Code != codes.APIUnreachable || !strings.Contains(strings.ToLower(got[checkTCP].Detail), "refused") {
 		t.Errorf("tcp: %+v", got[checkTCP])
 	}
 	if _, ok := got[checkClock]; ok {

@@ -13,7 +13,7 @@ import (
 var thisOS = platform.Current()
 
 func TestSaveAndReadLast(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "new", "home")
+	dir := newRecordDir(t)
 	o := codes.Failure(codes.ListenerBindFailed)
 	if err := SaveLast(thisOS, dir, o); err != nil {
 		t.Fatal(err)

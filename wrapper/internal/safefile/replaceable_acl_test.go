@@ -3,6 +3,7 @@ package safefile
 import (
 	"errors"
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/winacl"
@@ -90,5 +91,19 @@ func TestCheckReplaceableACL(t *testing.T) {
 	}
 	if err := CheckReplaceableACL(windowsDisk(), `C:\Program Files\ControlD\missing.exe`); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing: %v", err)
+	}
+}
+
+// wantRefusal: err is nil when why is empty, else ErrReplaceable saying why.
+func wantRefusal(t *testing.T, path string, err error, why string) {
+	t.Helper()
+	if why == "" {
+		if err != nil {
+			t.Errorf("%s: %v", path, err)
+		}
+		return
+	}
+	if !errors.Is(err, ErrReplaceable) || !strings.Contains(err.Error(), why) {
+		t.Errorf("%s: got %v, want %q", path, err, why)
 	}
 }
