@@ -308,43 +308,6 @@ func TestReproducible(t *testing.T) {
 	}
 }
 
-// bsdtar (libarchive) checks the TOC digest and, on extraction, every
-// member's checksums; GNU cpio reads the Payload and Scripts.
-func TestRealToolsReadThePackage(t *testing.T) {
-	bsdtar := testenv.RequireTool(t, "bsdtar")
-	gnucpio := testenv.RequireTool(t, "cpio")
-	p := testPackage(t)
-	pkg := buildPkg(t, p)
-	out, err := exec.Command(bsdtar, "-tvf", pkg).CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "ctrld.pkg/Payload") || !strings.Contains(string(out), "Distribution") {
-		t.Fatalf("bsdtar -tvf: %v\n%s", err, out)
-	}
-	dir := t.TempDir()
-	if out, err := exec.Command(bsdtar, "-xf", pkg, "-C", dir).CombinedOutput(); err != nil {
-		t.Fatalf("bsdtar -xf: %v\n%s", err, out)
-	}
-	root := t.TempDir()
-	for _, member := range []string{"Payload", "Scripts"} {
-		listing := exec.Command("sh", "-c", "gzip -dc "+filepath.Join(dir, "ctrld.pkg", member)+" | "+gnucpio+" -t --quiet")
-		if out, err := listing.CombinedOutput(); err != nil || len(out) == 0 {
-			t.Fatalf("cpio -t %s: %v\n%s", member, err, out)
-		}
-		extract := exec.Command("sh", "-c", "gzip -dc "+filepath.Join(dir, "ctrld.pkg", member)+" | "+gnucpio+" -idm --quiet")
-		extract.Dir = root
-		if out, err := extract.CombinedOutput(); err != nil {
-			t.Fatalf("cpio -i %s: %v\n%s", member, err, out)
-		}
-	}
-	ctrld, _ := os.ReadFile(filepath.Join(root, InstallDir, "ctrld"))
-	checkUniversal(t, ctrld, p.Ctrld)
-	wrapper, _ := os.ReadFile(filepath.Join(root, InstallDir, "ctrld-install"))
-	checkUniversal(t, wrapper, p.Wrapper)
-	script, _ := os.ReadFile(filepath.Join(root, "postinstall"))
-	if !bytes.Equal(script, postinstall) {
-		t.Fatal("postinstall differs after extraction")
-	}
-}
-
 func TestThinBinaryStaysThin(t *testing.T) {
 	ctrld, wrapper := darwinSlices(t)
 	p := Package{Identifier: contract.PkgIdentifier, Version: "1.0.0", Ctrld: ctrld[1:], Wrapper: wrapper[1:], CtrldName: "ctrld", MTime: epoch}
