@@ -106,6 +106,7 @@ func signedPackage(t *testing.T) (Package, *signingtest.Leaf) {
 }
 
 func TestSignedPackageVerifiesIndependently(t *testing.T) {
+	t.Parallel()
 	p, leaf := signedPackage(t)
 	path := buildPkg(t, p)
 	data := readBytes(t, path)
@@ -161,6 +162,7 @@ func TestSignedPackageVerifiesIndependently(t *testing.T) {
 // CMS one detached over the digest bytes with the test root as the only
 // trust anchor.
 func TestOpenSSLVerifiesTheSignatures(t *testing.T) {
+	t.Parallel()
 	openssl := testenv.RequireTool(t, "openssl")
 	p, leaf := signedPackage(t)
 	raw := takeApart(t, readBytes(t, buildPkg(t, p)))
@@ -232,6 +234,7 @@ func TestOpenSSLVerifiesTheSignatures(t *testing.T) {
 // bsdtar (libarchive) still reads the signed package and checks every
 // member's checksum, which the signed TOC carries.
 func TestBsdtarExtractsTheSignedPackage(t *testing.T) {
+	t.Parallel()
 	bsdtar := testenv.RequireTool(t, "bsdtar")
 	p, _ := signedPackage(t)
 	path := buildPkg(t, p)
@@ -264,6 +267,7 @@ func TestBsdtarExtractsTheSignedPackage(t *testing.T) {
 }
 
 func TestSignedPackageIsReproducible(t *testing.T) {
+	t.Parallel()
 	p, _ := signedPackage(t)
 	a, b := readBytes(t, buildPkg(t, p)), readBytes(t, buildPkg(t, p))
 	if !bytes.Equal(a, b) {
@@ -276,6 +280,7 @@ func TestSignedPackageIsReproducible(t *testing.T) {
 }
 
 func TestBadSigningIdentityWritesNothing(t *testing.T) {
+	t.Parallel()
 	pki := signingtest.NewPKI(t)
 	expired := signingtest.Installer()
 	expired.NotBefore, expired.NotAfter = time.Now().Add(-48*time.Hour), time.Now().Add(-time.Hour)
@@ -324,6 +329,7 @@ func readBytes(t *testing.T, path string) []byte {
 // With a time-stamping authority the CMS signature carries its token and
 // still verifies.
 func TestTimestampedPackage(t *testing.T) {
+	t.Parallel()
 	openssl := testenv.RequireTool(t, "openssl")
 	p, leaf := signedPackage(t)
 	p.Signer.TimestampURL = leaf.PKI.StartTSA(t)
