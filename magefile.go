@@ -259,13 +259,13 @@ var racePackages = []string{
 	"./installers/windows/cfb", "./installers/windows/msidb", "./installers/windows/cab",
 }
 
-// The release's goroutines are its fan-out: those tests, and one small
-// dist through it, run with -race. Its other tests only build artifacts,
-// where the race detector costs ten times the time and watches the same
-// fan-out code, so they run without it.
+// The release's goroutines are its fan-out and its progress writer: their
+// tests run with -race. Its other tests build artifacts through them,
+// where the race detector costs ten times the time (the compression is
+// instrumented too) and watches the same code, so they run without it.
 const (
 	releasePackage   = "./internal/release"
-	releaseRaceTests = "^(TestFanOut.*|TestProgressLinesStayWhole|TestUnsignedKindsSayHowToSign)$"
+	releaseRaceTests = "^(TestFanOut.*|TestProgressLinesStayWhole)$"
 )
 
 // UnitAndScenarios runs go test over the whole module: unit tests, CLI scenarios, end-to-end installs, release checks (race detector on the wrapper, the format packages and the release's fan-out); the real-ctrld tier runs beside the others.

@@ -29,6 +29,7 @@ func TestIntuneAttributePassesShellcheck(t *testing.T) {
 // value: the bare recorded line in the one-line grammar, nothing when there
 // is no record, and nothing from a tampered record.
 func TestIntuneCustomAttribute(t *testing.T) {
+	t.Parallel()
 	testenv.RequireTool(t, "chroot")
 	m := newMacRoot(t, intuneAttribute(t)) // the attribute stands where the postinstall would
 	grammar := regexp.MustCompile(codes.LinePattern)

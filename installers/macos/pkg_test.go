@@ -55,10 +55,11 @@ func darwinSlices(t *testing.T) (ctrld, wrapper []string) {
 	return []string{b["ctrld-amd64"], b["ctrld-arm64"]}, []string{b[contract.Wrapper+"-amd64"], b[contract.Wrapper+"-arm64"]}
 }
 
-// goBuild builds pkg into dir/name with the extra environment.
+// goBuild builds pkg into dir/name with the extra environment, stripped as
+// the release strips it: half the bytes to compress in every package.
 func goBuild(dir, name, pkg string, env ...string) (string, error) {
 	out := filepath.Join(dir, name)
-	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd := exec.Command("go", "build", "-ldflags=-s -w", "-o", out, pkg)
 	cmd.Dir, cmd.Env = testenv.RepoRoot(), append(os.Environ(), env...)
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)
@@ -134,6 +135,7 @@ func readCpioGz(t *testing.T, data []byte) []cpioEntry {
 }
 
 func TestPackageStructure(t *testing.T) {
+	t.Parallel()
 	p := testPackage(t)
 	r := openPkg(t, buildPkg(t, p))
 	var names []string
@@ -295,6 +297,7 @@ func readPackageInfo(t *testing.T, r *xar.Reader) packageInfo {
 }
 
 func TestReproducible(t *testing.T) {
+	t.Parallel()
 	p := testPackage(t)
 	a, _ := os.ReadFile(buildPkg(t, p))
 	b, _ := os.ReadFile(buildPkg(t, p))
@@ -309,6 +312,7 @@ func TestReproducible(t *testing.T) {
 }
 
 func TestThinBinaryStaysThin(t *testing.T) {
+	t.Parallel()
 	ctrld, wrapper := darwinSlices(t)
 	p := Package{Identifier: contract.PkgIdentifier, Version: "1.0.0", Ctrld: ctrld[1:], Wrapper: wrapper[1:], CtrldName: "ctrld", MTime: epoch}
 	r := openPkg(t, buildPkg(t, p))

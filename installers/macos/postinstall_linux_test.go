@@ -42,9 +42,26 @@ var simulatedBinaries = sync.OnceValues(func() ([2]string, error) {
 	return [2]string{wrapper, ctrld}, err
 })
 
+// builtPostinstall is the postinstall of the one package built for every
+// test that runs it; a failed extraction is retried by the next test.
+var builtPostinstall struct {
+	sync.Mutex
+	script []byte
+}
+
 // shippedPostinstall extracts the postinstall from a built package with the
-// project's own readers.
+// project's own readers, building the package once.
 func shippedPostinstall(t *testing.T) []byte {
+	t.Helper()
+	builtPostinstall.Lock()
+	defer builtPostinstall.Unlock()
+	if builtPostinstall.script == nil {
+		builtPostinstall.script = extractPostinstall(t)
+	}
+	return builtPostinstall.script
+}
+
+func extractPostinstall(t *testing.T) []byte {
 	t.Helper()
 	r := openPkg(t, buildPkg(t, testPackage(t)))
 	data, err := r.ReadFile("ctrld.pkg/Scripts")
@@ -180,6 +197,7 @@ func (m *macRoot) noCanary() {
 }
 
 func TestPostinstallFreshInstall(t *testing.T) {
+	t.Parallel()
 	testenv.RequireTool(t, "chroot")
 	script := shippedPostinstall(t)
 	for name, format := range map[string]int{"binary": plist.BinaryFormat, "xml": plist.XMLFormat} {
@@ -202,6 +220,7 @@ func TestPostinstallFreshInstall(t *testing.T) {
 }
 
 func TestPostinstallFailureCode(t *testing.T) {
+	t.Parallel()
 	testenv.RequireTool(t, "chroot")
 	m := newMacRoot(t, shippedPostinstall(t))
 	m.scenario("start.echo-token=1", "start.fail=listener,LISTENER_BIND_FAILED,41")
@@ -212,6 +231,7 @@ func TestPostinstallFailureCode(t *testing.T) {
 }
 
 func TestPostinstallUpgrade(t *testing.T) {
+	t.Parallel()
 	testenv.RequireTool(t, "chroot")
 	script := shippedPostinstall(t)
 	t.Run("no InterceptMode reloads through launchctl", func(t *testing.T) {
@@ -253,6 +273,7 @@ func TestPostinstallUpgrade(t *testing.T) {
 }
 
 func TestPostinstallMissingProfile(t *testing.T) {
+	t.Parallel()
 	testenv.RequireTool(t, "chroot")
 	m := newMacRoot(t, shippedPostinstall(t))
 	m.scenario()
@@ -269,6 +290,7 @@ func TestPostinstallMissingProfile(t *testing.T) {
 }
 
 func TestPostinstallProfileArrivesDuringWait(t *testing.T) {
+	t.Parallel()
 	testenv.RequireTool(t, "chroot")
 	m := newMacRoot(t, shippedPostinstall(t))
 	m.scenario()
@@ -332,6 +354,7 @@ func legacyUpgrade(t *testing.T) *macRoot {
 // and removes the old, user-replaceable copies; the reload then starts the
 // new binary.
 func TestPostinstallUpgradeFromLegacyLocation(t *testing.T) {
+	t.Parallel()
 	testenv.RequireTool(t, "chroot")
 	m := legacyUpgrade(t)
 	if line := m.run(0); line != "provisioning complete (exit 0)" {
@@ -364,6 +387,7 @@ func TestPostinstallUpgradeFromLegacyLocation(t *testing.T) {
 // the KeepAlive job then runs as root. The install fails with
 // SERVICE_RELOAD_FAILED.
 func TestPostinstallKeepsALegacyJobThatStaysLoaded(t *testing.T) {
+	t.Parallel()
 	testenv.RequireTool(t, "chroot")
 	m := legacyUpgrade(t)
 	m.write("/tmp/launchctl.stuck", nil, 0o644)
@@ -388,6 +412,7 @@ func TestPostinstallKeepsALegacyJobThatStaysLoaded(t *testing.T) {
 
 // A job that already runs from the new place is left as it is.
 func TestPostinstallLeavesACurrentJobAlone(t *testing.T) {
+	t.Parallel()
 	testenv.RequireTool(t, "chroot")
 	m := newMacRoot(t, shippedPostinstall(t))
 	m.scenario()

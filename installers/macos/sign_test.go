@@ -106,6 +106,7 @@ func signedPackage(t *testing.T) (Package, *signingtest.Leaf) {
 }
 
 func TestSignedPackageVerifiesIndependently(t *testing.T) {
+	t.Parallel()
 	p, leaf := signedPackage(t)
 	path := buildPkg(t, p)
 	data := readBytes(t, path)
@@ -159,6 +160,7 @@ func TestSignedPackageVerifiesIndependently(t *testing.T) {
 // bsdtar (libarchive) still reads the signed package and checks every
 // member's checksum, which the signed TOC carries.
 func TestBsdtarExtractsTheSignedPackage(t *testing.T) {
+	t.Parallel()
 	bsdtar := testenv.RequireTool(t, "bsdtar")
 	p, _ := signedPackage(t)
 	path := buildPkg(t, p)
@@ -191,6 +193,7 @@ func TestBsdtarExtractsTheSignedPackage(t *testing.T) {
 }
 
 func TestSignedPackageIsReproducible(t *testing.T) {
+	t.Parallel()
 	p, _ := signedPackage(t)
 	a, b := readBytes(t, buildPkg(t, p)), readBytes(t, buildPkg(t, p))
 	if !bytes.Equal(a, b) {
@@ -203,6 +206,7 @@ func TestSignedPackageIsReproducible(t *testing.T) {
 }
 
 func TestBadSigningIdentityWritesNothing(t *testing.T) {
+	t.Parallel()
 	pki := signingtest.NewPKI(t)
 	expired := signingtest.Installer()
 	expired.NotBefore, expired.NotAfter = time.Now().Add(-48*time.Hour), time.Now().Add(-time.Hour)

@@ -21,6 +21,7 @@ import (
 // bsdtar (libarchive) checks the TOC digest and, on extraction, every
 // member's checksums; GNU cpio reads the Payload and Scripts.
 func TestRealToolsReadThePackage(t *testing.T) {
+	t.Parallel()
 	bsdtar := testenv.RequireTool(t, "bsdtar")
 	gnucpio := testenv.RequireTool(t, "cpio")
 	p := testPackage(t)
@@ -60,6 +61,7 @@ func TestRealToolsReadThePackage(t *testing.T) {
 // CMS one detached over the digest bytes with the test root as the only
 // trust anchor.
 func TestOpenSSLVerifiesTheSignatures(t *testing.T) {
+	t.Parallel()
 	openssl := testenv.RequireTool(t, "openssl")
 	p, leaf := signedPackage(t)
 	raw := takeApart(t, readBytes(t, buildPkg(t, p)))
@@ -131,6 +133,7 @@ func TestOpenSSLVerifiesTheSignatures(t *testing.T) {
 // With a time-stamping authority the CMS signature carries its token and
 // still verifies.
 func TestTimestampedPackage(t *testing.T) {
+	t.Parallel()
 	openssl := testenv.RequireTool(t, "openssl")
 	p, leaf := signedPackage(t)
 	p.Signer.TimestampURL = leaf.PKI.StartTSA(t)

@@ -1,8 +1,8 @@
 package release
 
 import (
-	"bytes"
 	"debug/buildinfo"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,6 +36,7 @@ func without(ps []Platform, drop Platform) []Platform {
 }
 
 func TestEachKindNeedsOnlyItsPlatforms(t *testing.T) {
+	t.Parallel()
 	deb := linuxPlatformsFor(linux.Deb)
 	cfg := baseConfig(t)
 	cfg.Version, cfg.Kinds = "1.0.0", []string{"deb"}
@@ -65,6 +66,7 @@ func TestEachKindNeedsOnlyItsPlatforms(t *testing.T) {
 }
 
 func TestMissingArchivesAreNamedAtOnce(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	writeTarGz(t, filepath.Join(dir, "ctrld_1.4.0_linux_armv7.tar.gz"), map[string][]byte{"ctrld": []byte("x")})
 	cfg := baseConfig(t)
@@ -84,18 +86,20 @@ func TestMissingArchivesAreNamedAtOnce(t *testing.T) {
 }
 
 // Every package's architecture, read back with the format's own tool, and
-// every binary inside built for that platform.
+// every binary inside built for that platform; read from the shared demo
+// release.
 func TestEveryLinuxPackageCarriesItsArchitecture(t *testing.T) {
+	t.Parallel()
 	dpkgDeb := testenv.RequireTool(t, "dpkg-deb")
 	rpm := testenv.RequireTool(t, "rpm")
-	cfg := baseConfig(t)
-	cfg.Version, cfg.Kinds = "1.0.0", []string{"deb", "rpm", "tar.gz"}
-	arts, err := Dist(cfg)
-	if err != nil {
+	cfg := sharedDemoDist(t)
+	var manifest Manifest
+	data, _ := os.ReadFile(filepath.Join(cfg.Out, "manifest.json"))
+	if err := json.Unmarshal(data, &manifest); err != nil {
 		t.Fatal(err)
 	}
 	seen := map[string]int{}
-	for _, a := range arts {
+	for _, a := range manifest.Artifacts {
 		path := filepath.Join(cfg.Out, a.Name)
 		seen[a.Kind]++
 		switch a.Kind {
@@ -112,7 +116,7 @@ func TestEveryLinuxPackageCarriesItsArchitecture(t *testing.T) {
 		case "tar.gz":
 			dir := t.TempDir()
 			extract(t, path, dir)
-			root := filepath.Join(dir, "ctrld_1.0.0_linux_"+a.Arch)
+			root := filepath.Join(dir, "ctrld_"+cfg.Version+"_linux_"+a.Arch)
 			for _, bin := range []string{"ctrld", "ctrld-install"} {
 				checkBuiltFor(t, filepath.Join(root, bin), Platform{"linux", a.Arch})
 			}
@@ -150,6 +154,7 @@ func checkBuiltFor(t *testing.T, path string, p Platform) {
 // Stage builds both programs for every platform ctrld ships, Windows x86
 // and arm64 included, though only x64 has an MSI yet.
 func TestStageBuildsEveryPlatform(t *testing.T) {
+	t.Parallel()
 	cfg := baseConfig(t)
 	cfg.Version = "1.0.0"
 	if err := Stage(cfg); err != nil {
@@ -161,20 +166,17 @@ func TestStageBuildsEveryPlatform(t *testing.T) {
 	}
 }
 
+// The shared demo release builds every kind unsigned, its jobs printing
+// through one progress writer.
 func TestUnsignedKindsSayHowToSign(t *testing.T) {
-	cfg := baseConfig(t)
-	var progress bytes.Buffer
-	cfg.Version, cfg.Kinds, cfg.Progress = "1.0.0", []string{"deb", "rpm", "tar.gz"}, &progress
-	cfg.CtrldDir = fakeCtrldDir(t, platformsOf("linux", LinuxArches)...)
-	if _, err := Dist(cfg); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	progress := sharedDemoDist(t).progress
 	for _, kind := range []string{"deb", "rpm"} {
-		if n := strings.Count(progress.String(), kind+": unsigned (to sign: CTRLD_PACKAGE_SIGNING_KEY)\n"); n != 1 {
-			t.Errorf("%s: %d unsigned lines\n%s", kind, n, progress.String())
+		if n := strings.Count(progress, kind+": unsigned (to sign: CTRLD_PACKAGE_SIGNING_KEY)\n"); n != 1 {
+			t.Errorf("%s: %d unsigned lines\n%s", kind, n, progress)
 		}
 	}
-	if strings.Contains(progress.String(), "tar.gz: unsigned") {
+	if strings.Contains(progress, "tar.gz: unsigned") {
 		t.Error("tar.gz has no signature to speak of")
 	}
 }

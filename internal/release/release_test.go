@@ -29,6 +29,7 @@ func baseConfig(t *testing.T) Config {
 }
 
 func TestVersionIsRequired(t *testing.T) {
+	t.Parallel()
 	cfg := baseConfig(t)
 	cfg.Kinds = []string{"tar.gz"}
 	if _, err := Dist(cfg); err == nil || !strings.Contains(err.Error(), "no version") {
@@ -37,6 +38,7 @@ func TestVersionIsRequired(t *testing.T) {
 }
 
 func TestUnknownKindIsRefused(t *testing.T) {
+	t.Parallel()
 	cfg := baseConfig(t)
 	cfg.Version, cfg.Kinds = "1.0.0", []string{"dmg"}
 	if _, err := Dist(cfg); err == nil || !strings.Contains(err.Error(), `unknown kind "dmg"`) {
@@ -45,31 +47,32 @@ func TestUnknownKindIsRefused(t *testing.T) {
 }
 
 // Two builds from the same inputs give the same bytes, the second with
-// only the Go toolchain on PATH: no artifact needs another tool.
+// only the Go toolchain on PATH: no artifact needs another tool. The first
+// is the shared demo release, built in its own folders.
 func TestDistIsReproducibleWithOnlyGo(t *testing.T) {
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go not on PATH")
 	}
-	var trees [2]map[string][]byte
-	for i := range trees {
-		if i == 1 {
-			t.Setenv("PATH", filepath.Dir(goTool))
-		}
-		cfg := baseConfig(t)
-		cfg.Version = "1.2.3"
-		arts, err := Dist(cfg)
-		if err != nil {
-			t.Fatalf("build %d: %v", i, err)
-		}
-		if len(arts) != 22 {
-			t.Fatalf("build %d: %d artifacts, want every kind and platform", i, len(arts))
-		}
-		if trees[i], err = readTree(cfg.Out); err != nil {
-			t.Fatal(err)
-		}
+	first, err := readTree(sharedDemoDist(t).Out)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := compareTrees(trees[0], trees[1]); err != nil {
+	t.Setenv("PATH", filepath.Dir(goTool))
+	cfg := baseConfig(t)
+	cfg.Version = "1.2.3"
+	arts, err := Dist(cfg)
+	if err != nil {
+		t.Fatalf("build with only go: %v", err)
+	}
+	if len(arts) != 22 {
+		t.Fatalf("build with only go: %d artifacts, want every kind and platform", len(arts))
+	}
+	second, err := readTree(cfg.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := compareTrees(first, second); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -77,15 +80,15 @@ func TestDistIsReproducibleWithOnlyGo(t *testing.T) {
 // fakeReleaseArchives lays out archives as ctrld publishes them: one per
 // platform, the binary at the root beside README.md and LICENSE, tar.gz
 // for Linux and macOS, zip for Windows. Each binary is a real build for its
-// platform, tagged so the test can tell them apart.
+// platform (the demo ctrld the shared release staged), so the test can tell
+// them apart.
 func fakeReleaseArchives(t *testing.T, version string) (dir string, binaries map[Platform][]byte) {
 	t.Helper()
 	dir = t.TempDir()
-	build := t.TempDir()
+	demo := sharedDemoDist(t)
 	binaries = map[Platform][]byte{}
 	for _, p := range Platforms {
-		bin := testenv.GoBuild(t, build, p.String(), "./testdata/fakectrld", "GOOS="+p.OS, "GOARCH="+p.GOARCH(), "GOARM="+p.GOARM(), "CGO_ENABLED=0")
-		data, err := os.ReadFile(bin)
+		data, err := os.ReadFile(filepath.Join(demo.binDir(p), exeName("ctrld", p.OS)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -127,6 +130,7 @@ func writeZip(t *testing.T, path string, files map[string][]byte) {
 }
 
 func TestDistFromReleaseArchives(t *testing.T) {
+	t.Parallel()
 	msiextract := testenv.RequireTool(t, "msiextract")
 	dpkgDeb := testenv.RequireTool(t, "dpkg-deb")
 	bsdtar := testenv.RequireTool(t, "bsdtar")

@@ -19,6 +19,7 @@ import (
 // the same bytes (RSA PKCS#1 v1.5, no timestamp), and no key material
 // reaches an artifact or the progress log.
 func TestSignedDist(t *testing.T) {
+	t.Parallel()
 	osslsigncode := testenv.RequireTool(t, "osslsigncode")
 	msiextract := testenv.RequireTool(t, "msiextract")
 	pki := signingtest.NewPKI(t)
@@ -51,6 +52,8 @@ func TestSignedDist(t *testing.T) {
 	for i := range trees {
 		cfg = baseConfig(t)
 		cfg.Version, cfg.Kinds = "1.2.3", []string{"pkg", "msi"}
+		// The shared release staged a ctrld for every platform already.
+		cfg.CtrldDir = filepath.Join(sharedDemoDist(t).Work, "bin")
 		cfg.Signing = Signing{Windows: ids.Windows, Pkg: ids.Pkg}
 		var progress bytes.Buffer
 		cfg.Progress = &progress
