@@ -75,6 +75,8 @@ type OS interface {
 	// record folder is not to be trusted: nil when only root (SYSTEM and
 	// Administrators) controls it.
 	CheckRecordDir(dir string) error
+	// Bounds are how long the wrapper's own steps may take on this OS.
+	Bounds() Bounds
 	// Msiexec is the msiexec install-msi runs, by its full path, never
 	// looked up on PATH; empty where the OS has none.
 	Msiexec() string

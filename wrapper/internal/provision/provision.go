@@ -243,7 +243,7 @@ func (p *Provisioner) fresh(ctx context.Context, svc platform.Service) codes.Out
 // (a ctrld unit active, enabled or failed, or resolv.conf pointing at a
 // listener that is not there).
 func (p *Provisioner) undo() {
-	ctx, cancel := context.WithTimeout(context.Background(), cleanupBudget)
+	ctx, cancel := context.WithTimeout(context.Background(), p.OS.Bounds().Cleanup)
 	defer cancel()
 	cleanUp(ctx, p.Config, p.OS)
 }
@@ -339,14 +339,25 @@ func (p *Provisioner) upgrade(ctx context.Context, svc platform.Service) codes.O
 	return p.reload(ctx, svc)
 }
 
-// reload restarts the existing service within reloadBudget, its success
+// reloadBounds are the OS's bounds on an upgrade's reload and on its
+// restart; where the OS sets none, the run's default timeouts.
+func (p *Provisioner) reloadBounds() (budget, restart time.Duration) {
+	b := p.OS.Bounds()
+	if b.Reload == 0 {
+		return DefaultTimeout + DefaultGateTimeout, DefaultTimeout
+	}
+	return b.Reload, b.Restart
+}
+
+// reload restarts the existing service within the reload budget, its success
 // gate included: an offline upgrade must not hold the package manager for
 // minutes. A reload that fails, is cut short or finds the daemon not
 // ready is SERVICE_RELOAD_FAILED, and the service still runs.
 func (p *Provisioner) reload(ctx context.Context, svc platform.Service) codes.Outcome {
-	bctx, cancel := context.WithTimeout(ctx, reloadBudget)
+	budget, restart := p.reloadBounds()
+	bctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
-	rctx, cancelRun := context.WithTimeoutCause(bctx, min(p.Config.Timeout, restartTimeout), errTimeout)
+	rctx, cancelRun := context.WithTimeoutCause(bctx, min(p.Config.Timeout, restart), errTimeout)
 	defer cancelRun()
 	err := p.OS.Reload(rctx, svc)
 	if interrupted(ctx) {

@@ -3,6 +3,7 @@ package provision
 import (
 	"context"
 	"os"
+	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
@@ -15,19 +16,20 @@ import (
 const ExitUninstallFailed = 1
 
 // Uninstall is for package removal on every OS: it has ctrld stop and
-// remove its service ("ctrld uninstall", bounded by uninstallTimeout, and
+// remove its service ("ctrld uninstall", bounded by the OS's Uninstall bound, and
 // skipped on Linux when ctrld's daemon runs without answering), makes
 // sure (on Linux) that nothing of ctrld still acts or is known to the
 // init system, then deletes what the wrapper itself wrote (the record
 // and the lock) and the record's folder when that leaves it empty. All of
-// it ends within removalBudget. It returns ctrld's exit code; 0 when
+// it ends within the OS's Removal bound. It returns ctrld's exit code; 0 when
 // there is no ctrld to ask.
 func Uninstall(ctx context.Context, cfg Config, osys platform.OS) int {
-	ctx, cancel := context.WithTimeout(ctx, removalBudget)
+	bounds := osys.Bounds()
+	ctx, cancel := context.WithTimeout(ctx, bounds.Removal)
 	defer cancel()
 	code := 0
 	if ctrldAnswers(cfg, osys) {
-		code = uninstallService(ctx, cfg)
+		code = uninstallService(ctx, cfg, bounds.Uninstall)
 	}
 	cleanUp(ctx, cfg, osys)
 	// Nothing is removed inside a record folder a user controls.
@@ -42,11 +44,11 @@ func Uninstall(ctx context.Context, cfg Config, osys platform.OS) int {
 	return code
 }
 
-func uninstallService(ctx context.Context, cfg Config) int {
+func uninstallService(ctx context.Context, cfg Config, limit time.Duration) int {
 	if _, err := os.Stat(cfg.Ctrld); cfg.Ctrld == "" || err != nil {
 		return 0
 	}
-	ctx, cancel := context.WithTimeout(ctx, uninstallTimeout)
+	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	res, err := proc.Run(ctx, proc.Spec{
 		Path: cfg.Ctrld, Args: []string{"uninstall"}, Env: cfg.Env,
