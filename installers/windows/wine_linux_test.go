@@ -49,6 +49,15 @@ func (w *wine) cmd(timeout time.Duration, name string, args ...string) *exec.Cmd
 	return cmd
 }
 
+// settle waits until every process of the prefix has ended and its
+// wineserver with them.
+func (w *wine) settle() {
+	w.t.Helper()
+	if out, err := w.cmd(2*time.Minute, "wineserver", "-w").CombinedOutput(); err != nil {
+		w.t.Fatalf("wineserver -w: %v\n%s", err, out)
+	}
+}
+
 // path maps a C:\ path into the prefix.
 func (w *wine) path(win string) string {
 	rel := strings.ReplaceAll(strings.TrimPrefix(win, `C:\`), `\`, "/")
@@ -334,6 +343,10 @@ func TestWineWin32ModeExitsWithStageCode(t *testing.T) {
 			t.Fatalf("install-msi on failure: exit %d\n%s", code, out)
 		}
 
+		// Wine ends a killed job's processes after msiexec has returned,
+		// where Windows has ended them before; until they are gone the
+		// next run rightly answers INSTALL_IN_PROGRESS.
+		w.settle()
 		w.scenario()
 		out, code = w.run(w.path(`C:\pkg\ctrld-install.exe`), "install-msi", msi, "PROVISION_TOKEN="+testenv.Canary)
 		if code != 0 || !strings.Contains(out, "provisioning complete (exit 0)") {
