@@ -50,6 +50,7 @@ func TestUnknownKindIsRefused(t *testing.T) {
 // only the Go toolchain on PATH: no artifact needs another tool. The first
 // is the shared demo release, built in its own folders.
 func TestDistIsReproducibleWithOnlyGo(t *testing.T) {
+	testenv.WholeRelease(t, "two dists compared byte for byte")
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go not on PATH")
@@ -131,6 +132,7 @@ func writeZip(t *testing.T, path string, files map[string][]byte) {
 
 func TestDistFromReleaseArchives(t *testing.T) {
 	t.Parallel()
+	testenv.WholeRelease(t, "a dist from ctrld's release archives")
 	msiextract := testenv.RequireTool(t, "msiextract")
 	dpkgDeb := testenv.RequireTool(t, "dpkg-deb")
 	bsdtar := testenv.RequireTool(t, "bsdtar")

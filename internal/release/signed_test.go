@@ -20,6 +20,7 @@ import (
 // reaches an artifact or the progress log.
 func TestSignedDist(t *testing.T) {
 	t.Parallel()
+	testenv.WholeRelease(t, "two signed dists")
 	osslsigncode := testenv.RequireTool(t, "osslsigncode")
 	msiextract := testenv.RequireTool(t, "msiextract")
 	pki := signingtest.NewPKI(t)

@@ -41,6 +41,16 @@ func RealInstall(t testing.TB, tier string) {
 	}
 }
 
+// WholeRelease marks a test that runs whole release builds of its own
+// (every installer for every platform, some twice): -short skips it,
+// with the reason printed, and the full suite runs it.
+func WholeRelease(t testing.TB, what string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("-short: skips the whole-release tier (%s)", what)
+	}
+}
+
 // RequireTool returns the path of a real tool the test needs.
 func RequireTool(t testing.TB, name string) string {
 	t.Helper()
