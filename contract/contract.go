@@ -90,6 +90,11 @@ const (
 // removal deletes by name.
 var WrapperFiles = []string{LastResultFile, PendingResultFile, EvidenceFile, LockFile, TreeFile}
 
+// RecordFiles are the wrapper's files in the record folder, which on
+// Windows is apart from the home dir: the record, its pending copy, the
+// evidence and msiexec's log.
+var RecordFiles = []string{LastResultFile, PendingResultFile, EvidenceFile, MsiexecLogFile}
+
 // CtrldFiles are the files ctrld itself writes in its home dir.
 var CtrldFiles = []string{ResultFile, CtrldConfig}
 

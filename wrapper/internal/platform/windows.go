@@ -60,13 +60,9 @@ func (w Windows) LastResultDir(string) string {
 // them, and a reader uses it only when SYSTEM and Administrators alone
 // control it.
 
-// recordNames are the wrapper's files in the record folder: removed
-// unread when a user's folder has to be reset in place.
-var recordNames = []string{contract.LastResultFile, contract.PendingResultFile, contract.EvidenceFile, contract.MsiexecLogFile}
-
 // ClaimRecordDir creates the record folder, taking it back from whoever
-// made it.
-func (w Windows) ClaimRecordDir(dir string) error { return winacl.Claim(w.ACL, dir, recordNames) }
+// made it; the wrapper's files in a user's folder are removed unread.
+func (w Windows) ClaimRecordDir(dir string) error { return winacl.Claim(w.ACL, dir, contract.RecordFiles) }
 
 func (w Windows) PrepareRecordDir(dir string) error { return w.ClaimRecordDir(dir) }
 
