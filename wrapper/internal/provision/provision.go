@@ -192,7 +192,9 @@ func (p *Provisioner) HasWork(ctx context.Context) (bool, error) {
 }
 
 func (p *Provisioner) service() platform.Service {
-	return platform.Service{Name: ServiceName(p.Config.Ctrld), Ctrld: p.Config.Ctrld, Files: p.Config.ServiceFiles, Env: p.Config.Env}
+	svc := ctrldService(p.Config)
+	svc.Files, svc.Env = p.Config.ServiceFiles, p.Config.Env
+	return svc
 }
 
 func (p *Provisioner) provision(ctx context.Context) codes.Outcome {
