@@ -75,6 +75,12 @@ func (w *wine) run(args ...string) (string, int) {
 	if err != nil {
 		w.t.Fatalf("wine %v: %v", args, err)
 	}
+	// A failed run killed ctrld's job: Wine ends the job's processes after
+	// the program has returned, where Windows has ended them before, and
+	// until they are gone the next run rightly answers INSTALL_IN_PROGRESS.
+	if code != 0 {
+		w.settle()
+	}
 	if strings.Contains(out.String(), testenv.Canary) {
 		w.t.Fatalf("canary token in the output of %v", args)
 	}
@@ -343,10 +349,6 @@ func TestWineWin32ModeExitsWithStageCode(t *testing.T) {
 			t.Fatalf("install-msi on failure: exit %d\n%s", code, out)
 		}
 
-		// Wine ends a killed job's processes after msiexec has returned,
-		// where Windows has ended them before; until they are gone the
-		// next run rightly answers INSTALL_IN_PROGRESS.
-		w.settle()
 		w.scenario()
 		out, code = w.run(w.path(`C:\pkg\ctrld-install.exe`), "install-msi", msi, "PROVISION_TOKEN="+testenv.Canary)
 		if code != 0 || !strings.Contains(out, "provisioning complete (exit 0)") {
