@@ -399,6 +399,19 @@ const (
 	realCtrldParallel = "8"
 )
 
+// realCtrldPriority runs the tier ahead of the others on the CPU: its
+// scenarios hold the real ctrld to the contract's time bounds (a reload
+// within 27 s), which the other tiers' compiles and compression must not
+// eat into. Raising a priority takes root, as the tier does; elsewhere
+// nice says it could not and runs the tier as it is.
+func realCtrldPriority() []string {
+	nice, err := exec.LookPath("nice")
+	if err != nil {
+		return nil
+	}
+	return []string{nice, "-n", "-10"}
+}
+
 // backgroundTier is a go test run beside the others; its output is kept
 // and printed whole once it ends, so it does not interleave.
 type backgroundTier struct {
@@ -411,7 +424,8 @@ type backgroundTier struct {
 func startRealCtrldTier() *backgroundTier {
 	ctx, cancel := context.WithCancel(context.Background())
 	tier := &backgroundTier{cancel: cancel, done: make(chan error, 1)}
-	cmd := exec.CommandContext(ctx, mg.GoCmd(), "test", "-count=1", "-timeout", "30m", "-parallel", realCtrldParallel, realCtrldPackage)
+	argv := append(realCtrldPriority(), mg.GoCmd(), "test", "-count=1", "-timeout", "30m", "-parallel", realCtrldParallel, realCtrldPackage)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdout, cmd.Stderr = &tier.output, &tier.output
 	// go test passes an interrupt on to the test binary, whose scenarios
 	// then end their namespaces; a kill would orphan them.
