@@ -62,7 +62,9 @@ func (w Windows) LastResultDir(string) string {
 
 // ClaimRecordDir creates the record folder, taking it back from whoever
 // made it; the wrapper's files in a user's folder are removed unread.
-func (w Windows) ClaimRecordDir(dir string) error { return winacl.Claim(w.ACL, dir, contract.RecordFiles) }
+func (w Windows) ClaimRecordDir(dir string) error {
+	return winacl.Claim(w.ACL, dir, contract.RecordFiles)
+}
 
 func (w Windows) PrepareRecordDir(dir string) error { return w.ClaimRecordDir(dir) }
 
