@@ -2,14 +2,11 @@ package macos
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"howett.net/plist"
 
-	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -21,9 +18,10 @@ const (
 )
 
 // macOS turns a profile's custom-settings payload into the managed
-// preferences file for its PayloadType; the wrapper must read that file.
+// preferences file for its PayloadType; the wrapper must read that file
+// of the sample profile as it is rendered.
 func TestMobileconfigFeedsTheWrapper(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "installers", "macos", "mdm", "ctrld.mobileconfig"))
+	data, err := Mobileconfig()
 	if err != nil {
 		t.Fatal(err)
 	}

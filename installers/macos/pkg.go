@@ -2,7 +2,8 @@
 // holding one component package that installs ctrld and ctrld-install in
 // /Library/ControlD and runs a postinstall shim. It is pure Go, so it builds
 // on any OS; the format layers live in the xar, cpio, bom and macho
-// packages beside this one.
+// packages beside this one. The sample configuration profile is rendered
+// here too (mobileconfig.go).
 package macos
 
 import (

@@ -1,14 +1,13 @@
 //go:build !windows
 
-// xmllint checks the ADMX and ADML first; macOS and Linux have it.
+// xmllint checks the rendered ADMX and ADML first; macOS and Linux have it.
 
 package windows
 
 import (
+	"bytes"
 	"encoding/xml"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -72,23 +71,16 @@ type adml struct {
 	} `xml:"resources>presentationTable>presentation"`
 }
 
-// TestADMXMapsToTheWrapperSettings holds the ADMX and its ADML to the
-// settings table: one policy a setting, named after it, writing its key
-// under the policy key the wrapper reads, of the setting's kind, with the
-// table's title and explanation, and nothing more.
+// TestADMXMapsToTheWrapperSettings holds the ADMX and its ADML, as they
+// are rendered, to the settings table: one policy a setting, named after
+// it, writing its key under the policy key the wrapper reads, of the
+// setting's kind, with the table's title and explanation, and nothing
+// more.
 func TestADMXMapsToTheWrapperSettings(t *testing.T) {
-	dir := filepath.Join(testenv.RepoRoot(), "installers", "windows", "admx")
-	if xmllint, err := exec.LookPath("xmllint"); err == nil {
-		if out, err := exec.Command(xmllint, "--noout", filepath.Join(dir, "ControlD.admx"), filepath.Join(dir, "en-US", "ControlD.adml")).CombinedOutput(); err != nil {
-			t.Fatalf("xmllint: %v\n%s", err, out)
-		}
-	} else {
-		testenv.Unavailable(t, "xmllint not installed")
-	}
 	var def admx
 	var res adml
-	readXML(t, filepath.Join(dir, "ControlD.admx"), &def)
-	readXML(t, filepath.Join(dir, "en-US", "ControlD.adml"), &res)
+	readXML(t, "ADMX", ADMX, &def)
+	readXML(t, "ADML", ADML, &res)
 	text, unused := map[string]string{}, map[string]bool{}
 	for _, s := range res.Strings {
 		text["$(string."+s.ID+")"] = strings.TrimSpace(s.Text)
@@ -187,13 +179,23 @@ func policyKind(p admxPolicy, st settings.Setting, text map[string]string, prese
 	return ""
 }
 
-func readXML(t *testing.T, path string, v any) {
+// readXML renders a file, has xmllint check it and decodes it into v.
+func readXML(t *testing.T, name string, render func() ([]byte, error), v any) {
 	t.Helper()
-	data, err := os.ReadFile(path)
+	data, err := render()
 	if err != nil {
 		t.Fatal(err)
 	}
+	xmllint, err := exec.LookPath("xmllint")
+	if err != nil {
+		testenv.Unavailable(t, "xmllint not installed")
+	}
+	lint := exec.Command(xmllint, "--noout", "-")
+	lint.Stdin = bytes.NewReader(data)
+	if out, err := lint.CombinedOutput(); err != nil {
+		t.Fatalf("xmllint of the %s: %v\n%s", name, err, out)
+	}
 	if err := xml.Unmarshal(data, v); err != nil {
-		t.Fatalf("%s: %v", path, err)
+		t.Fatalf("%s: %v", name, err)
 	}
 }

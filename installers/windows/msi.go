@@ -2,7 +2,8 @@
 // MSI installs ctrld and ctrld-install in Program Files\ControlD and runs
 // ctrld-install as a deferred custom action whose failure rolls the
 // install back. Its tables are data (tables.go), written by msidb into a
-// compound file (cfb) with the files in an embedded cabinet (cab).
+// compound file (cfb) with the files in an embedded cabinet (cab). The
+// ADMX template of the settings is rendered here too (admx.go, adml.go).
 package windows
 
 import (

@@ -52,18 +52,23 @@ type Setting struct {
 }
 
 // Choice is one value of an enumerated setting and the value of ctrld's
-// flag it stands for.
-type Choice struct{ Value, Ctrld string }
+// flag it stands for. Name identifies it where Value cannot: the ADML
+// string that shows it in the ADMX's list.
+type Choice struct{ Value, Ctrld, Name string }
 
-// Doc is what the guides and the ADMX template say of a setting.
+// Doc is what the guides, the ADMX template and the sample profile say
+// of a setting.
 type Doc struct {
 	// Title names the setting (the policy's display name); Help explains
 	// it (the policy's explanation).
 	Title, Help string
+	// Label names a Text setting's box or list in the policy's dialog.
+	Label string
 	// Values is the value column of the guides' tables.
 	Values string
-	// Example is the value the Linux guide's sample file gives.
-	Example string
+	// Example is the value the Linux guide's sample file gives, and the
+	// sample profile unless Profile says otherwise.
+	Example, Profile string
 }
 
 // Table is every setting, in documentation order: the order of ctrld's
@@ -80,8 +85,10 @@ var Table = []Setting{
 		Doc: Doc{
 			Title:   "Provisioning token",
 			Help:    "The provisioning token from the Control D dashboard. Used on a fresh install only; upgrades do not need it. An MSI property PROVISION_TOKEN given on the command line takes precedence.",
+			Label:   "Token:",
 			Values:  "the provisioning token from the Control D dashboard (needed for a fresh install only)",
 			Example: "<token from the Control D dashboard>",
+			Profile: "REPLACE_WITH_PROVISIONING_TOKEN",
 		},
 	},
 	{
@@ -95,8 +102,10 @@ var Table = []Setting{
 		Doc: Doc{
 			Title:   "Custom hostname",
 			Help:    "The device name to register: an RFC 1123 name of 3 to 64 characters (letters, digits, hyphens, dots).",
+			Label:   "Hostname:",
 			Values:  "optional; RFC 1123 name, 3 to 64 characters",
 			Example: "web-01",
+			Profile: jamfSerialNumber,
 		},
 	},
 	{
@@ -110,6 +119,7 @@ var Table = []Setting{
 		Doc: Doc{
 			Title:   "Intercept mode",
 			Help:    "standard: ctrld listens on its own address. intercept-dns: ctrld intercepts all DNS traffic. On an upgrade, setting this restarts ctrld in that mode.",
+			Label:   "Mode:",
 			Values:  "optional; `standard` or `intercept-dns`",
 			Example: InterceptStandard,
 		},
@@ -137,7 +147,14 @@ const (
 	interceptOff       = "off"
 )
 
-var interceptChoices = []Choice{{InterceptStandard, interceptOff}, {InterceptDNS, "dns"}}
+var interceptChoices = []Choice{
+	{Value: InterceptStandard, Ctrld: interceptOff, Name: "InterceptStandard"},
+	{Value: InterceptDNS, Ctrld: "dns", Name: "InterceptDNS"},
+}
+
+// jamfSerialNumber is the Jamf Pro payload variable Jamf replaces with
+// each computer's serial number, so every Mac gets its own hostname.
+const jamfSerialNumber = "$SERIALNUMBER"
 
 func interceptArgs(mode string) []string {
 	arg, ok := InterceptArg(mode)

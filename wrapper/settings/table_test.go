@@ -24,6 +24,15 @@ func TestTableRowsAreComplete(t *testing.T) {
 		if s.Doc.Title == "" || s.Doc.Help == "" || s.Doc.Values == "" || s.Doc.Example == "" {
 			t.Errorf("%s: documentation missing: %+v", s.Key, s.Doc)
 		}
+		if s.Kind == Text && s.Doc.Label == "" {
+			t.Errorf("%s: a text setting needs a label for the policy's dialog", s.Key)
+		}
+		for _, c := range s.Choices {
+			if other, dup := seen["choice "+c.Name]; dup || c.Name == "" {
+				t.Errorf("%s: choice %q needs a name of its own, not %q (also %s's)", s.Key, c.Value, c.Name, other)
+			}
+			seen["choice "+c.Name] = s.Key
+		}
 		if s.Checked() && (s.Invalid.Stage != codes.StageInput || s.Kind != Text) {
 			t.Errorf("%s: a checked setting is text, refused with an input code, not %+v", s.Key, s.Invalid)
 		}
