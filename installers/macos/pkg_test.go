@@ -29,8 +29,8 @@ var epoch = time.Unix(1_700_000_000, 0).UTC()
 // (amd64, arm64), built once for every test; the build takes no t, so no
 // test's t outlives it.
 var darwinBuilds = sync.OnceValues(func() (map[string]string, error) {
-	dir, err := os.MkdirTemp("", "darwin-slices")
-	if err != nil {
+	dir := filepath.Join(fixtureDir, "darwin-slices")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	out := map[string]string{}
@@ -69,7 +69,13 @@ func goBuild(dir, name, pkg string, env ...string) (string, error) {
 
 func buildPkg(t *testing.T, p Package) string {
 	t.Helper()
-	out := filepath.Join(t.TempDir(), p.FileName())
+	return writePkg(t, t.TempDir(), p)
+}
+
+// writePkg builds p into dir and returns its path.
+func writePkg(t *testing.T, dir string, p Package) string {
+	t.Helper()
+	out := filepath.Join(dir, p.FileName())
 	f, err := os.Create(out)
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +143,7 @@ func readCpioGz(t *testing.T, data []byte) []cpioEntry {
 func TestPackageStructure(t *testing.T) {
 	t.Parallel()
 	p := testPackage(t)
-	r := openPkg(t, buildPkg(t, p))
+	r := openPkg(t, sharedUnsignedPkg(t))
 	var names []string
 	for _, h := range r.Members() {
 		names = append(names, h.Name)
@@ -299,7 +305,7 @@ func readPackageInfo(t *testing.T, r *xar.Reader) packageInfo {
 func TestReproducible(t *testing.T) {
 	t.Parallel()
 	p := testPackage(t)
-	a, _ := os.ReadFile(buildPkg(t, p))
+	a, _ := os.ReadFile(sharedUnsignedPkg(t))
 	b, _ := os.ReadFile(buildPkg(t, p))
 	if !bytes.Equal(a, b) {
 		t.Fatal("two builds with the same inputs differ")

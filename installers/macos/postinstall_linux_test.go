@@ -30,8 +30,8 @@ const simulateMac = "CTRLD_INSTALL_TEST_OS=darwin"
 // simulatedBinaries builds the two binaries once for every test; the
 // build takes no t, so no test's t outlives it.
 var simulatedBinaries = sync.OnceValues(func() ([2]string, error) {
-	dir, err := os.MkdirTemp("", "mac-sim")
-	if err != nil {
+	dir := filepath.Join(fixtureDir, "mac-sim")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return [2]string{}, err
 	}
 	wrapper, err := goBuild(dir, contract.Wrapper, "./wrapper/internal/testmain", "GOOS=linux", "CGO_ENABLED=0")
@@ -42,28 +42,11 @@ var simulatedBinaries = sync.OnceValues(func() ([2]string, error) {
 	return [2]string{wrapper, ctrld}, err
 })
 
-// builtPostinstall is the postinstall of the one package built for every
-// test that runs it; a failed extraction is retried by the next test.
-var builtPostinstall struct {
-	sync.Mutex
-	script []byte
-}
-
-// shippedPostinstall extracts the postinstall from a built package with the
-// project's own readers, building the package once.
+// shippedPostinstall extracts the postinstall from the shared package
+// with the project's own readers.
 func shippedPostinstall(t *testing.T) []byte {
 	t.Helper()
-	builtPostinstall.Lock()
-	defer builtPostinstall.Unlock()
-	if builtPostinstall.script == nil {
-		builtPostinstall.script = extractPostinstall(t)
-	}
-	return builtPostinstall.script
-}
-
-func extractPostinstall(t *testing.T) []byte {
-	t.Helper()
-	r := openPkg(t, buildPkg(t, testPackage(t)))
+	r := openPkg(t, sharedUnsignedPkg(t))
 	data, err := r.ReadFile("ctrld.pkg/Scripts")
 	if err != nil {
 		t.Fatal(err)

@@ -107,8 +107,7 @@ func signedPackage(t *testing.T) (Package, *signingtest.Leaf) {
 
 func TestSignedPackageVerifiesIndependently(t *testing.T) {
 	t.Parallel()
-	p, leaf := signedPackage(t)
-	path := buildPkg(t, p)
+	path, leaf := sharedSignedPkg(t)
 	data := readBytes(t, path)
 	raw := takeApart(t, data)
 	toc := raw.toc
@@ -162,8 +161,7 @@ func TestSignedPackageVerifiesIndependently(t *testing.T) {
 func TestBsdtarExtractsTheSignedPackage(t *testing.T) {
 	t.Parallel()
 	bsdtar := testenv.RequireTool(t, "bsdtar")
-	p, _ := signedPackage(t)
-	path := buildPkg(t, p)
+	path, _ := sharedSignedPkg(t)
 	dir := t.TempDir()
 	if out, err := exec.Command(bsdtar, "-xf", path, "-C", dir).CombinedOutput(); err != nil {
 		t.Fatalf("bsdtar -x: %v\n%s", err, out)
@@ -194,13 +192,14 @@ func TestBsdtarExtractsTheSignedPackage(t *testing.T) {
 
 func TestSignedPackageIsReproducible(t *testing.T) {
 	t.Parallel()
-	p, _ := signedPackage(t)
-	a, b := readBytes(t, buildPkg(t, p)), readBytes(t, buildPkg(t, p))
+	path, leaf := sharedSignedPkg(t)
+	p := testPackage(t)
+	p.Signer = leaf.Identity()
+	a, b := readBytes(t, path), readBytes(t, buildPkg(t, p))
 	if !bytes.Equal(a, b) {
 		t.Fatal("two signed builds differ")
 	}
-	p.Signer = nil
-	if bytes.Equal(a, readBytes(t, buildPkg(t, p))) {
+	if bytes.Equal(a, readBytes(t, sharedUnsignedPkg(t))) {
 		t.Fatal("the signed and the unsigned build are the same")
 	}
 }

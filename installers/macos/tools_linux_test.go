@@ -24,8 +24,7 @@ func TestRealToolsReadThePackage(t *testing.T) {
 	t.Parallel()
 	bsdtar := testenv.RequireTool(t, "bsdtar")
 	gnucpio := testenv.RequireTool(t, "cpio")
-	p := testPackage(t)
-	pkg := buildPkg(t, p)
+	p, pkg := testPackage(t), sharedUnsignedPkg(t)
 	out, err := exec.Command(bsdtar, "-tvf", pkg).CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "ctrld.pkg/Payload") || !strings.Contains(string(out), "Distribution") {
 		t.Fatalf("bsdtar -tvf: %v\n%s", err, out)
@@ -63,8 +62,8 @@ func TestRealToolsReadThePackage(t *testing.T) {
 func TestOpenSSLVerifiesTheSignatures(t *testing.T) {
 	t.Parallel()
 	openssl := testenv.RequireTool(t, "openssl")
-	p, leaf := signedPackage(t)
-	raw := takeApart(t, readBytes(t, buildPkg(t, p)))
+	path, leaf := sharedSignedPkg(t)
+	raw := takeApart(t, readBytes(t, path))
 	dir := t.TempDir()
 	files := leaf.Write(t, dir)
 	put := func(name string, data []byte) string {
