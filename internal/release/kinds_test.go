@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -155,11 +156,26 @@ func checkBuiltFor(t *testing.T, path string, p Platform) {
 // and arm64 included, though only x64 has an MSI yet.
 func TestStageBuildsEveryPlatform(t *testing.T) {
 	t.Parallel()
+	testenv.WholeRelease(t, "stages every platform again")
 	cfg := baseConfig(t)
 	cfg.Version = "1.0.0"
 	if err := Stage(cfg); err != nil {
 		t.Fatal(err)
 	}
+	checkStaged(t, cfg)
+}
+
+// A release of every kind stages every platform, as Stage does.
+func TestDistStagesEveryPlatform(t *testing.T) {
+	t.Parallel()
+	if got := platformsOfKinds(Kinds); !slices.Equal(got, Platforms) {
+		t.Fatalf("the kinds package %v, not every platform %v", got, Platforms)
+	}
+	checkStaged(t, sharedDemoDist(t).Config)
+}
+
+func checkStaged(t *testing.T, cfg Config) {
+	t.Helper()
 	for _, p := range Platforms {
 		checkBuiltFor(t, cfg.WrapperPath(p), p)
 		checkBuiltFor(t, filepath.Join(cfg.binDir(p), exeName("ctrld", p.OS)), p)
