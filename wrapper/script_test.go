@@ -34,6 +34,7 @@ import (
 var binDir string
 
 func TestMain(m *testing.M) {
+	testenv.RunMoreThanCPUs()
 	dir, err := os.MkdirTemp("", "ctrld-install-bin")
 	if err != nil {
 		panic(err)
