@@ -7,6 +7,7 @@ package platform
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"time"
 
@@ -77,6 +78,11 @@ type OS interface {
 	CheckRecordDir(dir string) error
 	// Bounds are how long the wrapper's own steps may take on this OS.
 	Bounds() Bounds
+	// Runnable reports whether a regular file may be run as a program:
+	// its execute bit, where the OS has one.
+	Runnable(info fs.FileInfo) bool
+	// ProgramFile is the file name of the program called name.
+	ProgramFile(name string) string
 	// Msiexec is the msiexec install-msi runs, by its full path, never
 	// looked up on PATH; empty where the OS has none.
 	Msiexec() string

@@ -5,13 +5,14 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
 )
 
 // installChecks are what start checks before anything else, in its
 // order: the lock, then the ctrld binary.
 func installChecks(p *provision.Provisioner) []Check {
-	return []Check{lockCheck(p.Config.Home), ctrldCheck(p.Config.Ctrld)}
+	return []Check{lockCheck(p.Config.Home), ctrldCheck(p.OS, p.Config.Ctrld)}
 }
 
 // lockCheck looks for another run on the same home dir without taking
@@ -30,9 +31,9 @@ func lockCheck(home string) Check {
 	return pass(name, "no other run holds the lock in "+home)
 }
 
-func ctrldCheck(path string) Check {
+func ctrldCheck(osys platform.OS, path string) Check {
 	const name = "ctrld"
-	err := provision.CtrldUsable(path)
+	err := provision.CtrldUsable(osys, path)
 	switch {
 	case errors.Is(err, provision.ErrNotExecutable) && path == "":
 		return fail(name, codes.CtrldNotFound, "no ctrld beside ctrld-install (--ctrld names one)")

@@ -198,7 +198,7 @@ func (p *Provisioner) service() platform.Service {
 }
 
 func (p *Provisioner) provision(ctx context.Context) codes.Outcome {
-	if err := CtrldUsable(p.Config.Ctrld); err != nil {
+	if err := CtrldUsable(p.OS, p.Config.Ctrld); err != nil {
 		p.warn("ctrld not run: " + p.reason(err))
 		return codes.Failure(codes.CtrldNotFound)
 	}
@@ -400,8 +400,8 @@ var ErrNotExecutable = errors.New("ctrld is missing or not executable")
 // CtrldUsable returns nil when start would run the ctrld at path: it is
 // an executable regular file that no user but root can replace. An error
 // that wraps ErrNotExecutable says which of those it is not.
-func CtrldUsable(path string) error {
-	if err := executable(path); err != nil {
+func CtrldUsable(osys platform.OS, path string) error {
+	if err := executable(osys, path); err != nil {
 		return fmt.Errorf("%w: %w", ErrNotExecutable, err)
 	}
 	return safefile.Replaceable(path)
@@ -414,7 +414,7 @@ var (
 	errNoExecBit  = errors.New("no execute permission")
 )
 
-func executable(path string) error {
+func executable(osys platform.OS, path string) error {
 	if path == "" {
 		return errNoPath
 	}
@@ -424,7 +424,7 @@ func executable(path string) error {
 		return err
 	case !info.Mode().IsRegular():
 		return errNotRegular
-	case !executableMode(info):
+	case !osys.Runnable(info):
 		return errNoExecBit
 	}
 	return nil

@@ -44,7 +44,7 @@ const (
 func Resolve(in Input, osys platform.OS, env []string, log Warner) Config {
 	ctrld := in.Ctrld
 	if ctrld == "" {
-		ctrld = findCtrld()
+		ctrld = findCtrld(osys)
 	}
 	defaults := osys.Defaults(ctrldDir(ctrld))
 	home := orDefault(in.Home, defaults.Home)
@@ -141,13 +141,13 @@ func readTokenFile(path string) (string, error) {
 
 // findCtrld is ctrld under either of its release names beside this
 // binary, or "" when neither is there.
-func findCtrld() string {
+func findCtrld(osys platform.OS) string {
 	dir, ok := selfDir()
 	if !ok {
 		return ""
 	}
 	for _, name := range contract.CtrldNames {
-		p := filepath.Join(dir, name+exeSuffix)
+		p := filepath.Join(dir, osys.ProgramFile(name))
 		if _, err := os.Stat(p); err == nil {
 			return p
 		}
