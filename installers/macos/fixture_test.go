@@ -7,21 +7,13 @@ import (
 	"testing"
 
 	"github.com/ctrld-install/ctrld-install/installers/signing/signingtest"
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
-// fixtureDir holds what the tests build once per run and share.
-var fixtureDir string
+// shared holds what the tests build once per run and share.
+var shared testenv.Shared
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "macos-fixture")
-	if err != nil {
-		panic(err)
-	}
-	fixtureDir = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(testenv.RunSharing(m, &shared)) }
 
 // sharedPackage is a package built once, by the first test that asks,
 // for every test that only reads it; a failed build is retried by the
@@ -53,7 +45,7 @@ func (s *sharedPackage) get(t *testing.T, name string, make func() (Package, *si
 	defer s.mu.Unlock()
 	if s.path == "" {
 		p, leaf := make()
-		dir := filepath.Join(fixtureDir, name)
+		dir := filepath.Join(shared.Dir, name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -29,7 +29,7 @@ var epoch = time.Unix(1_700_000_000, 0).UTC()
 // (amd64, arm64), built once for every test; the build takes no t, so no
 // test's t outlives it.
 var darwinBuilds = sync.OnceValues(func() (map[string]string, error) {
-	dir := filepath.Join(fixtureDir, "darwin-slices")
+	dir := filepath.Join(shared.Dir, "darwin-slices")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}

@@ -30,7 +30,7 @@ const simulateMac = "CTRLD_INSTALL_TEST_OS=darwin"
 // simulatedBinaries builds the two binaries once for every test; the
 // build takes no t, so no test's t outlives it.
 var simulatedBinaries = sync.OnceValues(func() ([2]string, error) {
-	dir := filepath.Join(fixtureDir, "mac-sim")
+	dir := filepath.Join(shared.Dir, "mac-sim")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return [2]string{}, err
 	}

@@ -45,6 +45,7 @@ func requireRejected(t *testing.T, path, ca string) {
 }
 
 func TestSignPEEveryWindowsArchitecture(t *testing.T) {
+	t.Parallel()
 	testenv.RequireTool(t, "osslsigncode")
 	leaf := signingtest.NewPKI(t).Leaf(t, signingtest.Windows())
 	files := leaf.Write(t, t.TempDir())
@@ -55,7 +56,7 @@ func TestSignPEEveryWindowsArchitecture(t *testing.T) {
 		t.Run(c.arch, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			exe := testenv.GoBuild(t, dir, "ctrld-install.exe", "./wrapper", "GOOS=windows", "GOARCH="+c.arch, "CGO_ENABLED=0")
+			exe := shared.GoBuild(t, dir, "ctrld-install.exe", "./wrapper", "GOOS=windows", "GOARCH="+c.arch, "CGO_ENABLED=0")
 			checkPEKind(t, exe, c.magic)
 			if out, err := osslVerify(t, exe, files.CA); err == nil {
 				t.Fatalf("the unsigned build verified:\n%s", out)
@@ -142,6 +143,7 @@ func readFile(t *testing.T, path string) []byte {
 }
 
 func TestSignPERefusesWhatIsNotAnExecutable(t *testing.T) {
+	t.Parallel()
 	leaf := signingtest.NewPKI(t).Leaf(t, signingtest.Windows())
 	var out bytes.Buffer
 	err := signing.SignPE(leaf.Identity(), strings.NewReader("MZ but nothing else"), &out)
@@ -151,6 +153,7 @@ func TestSignPERefusesWhatIsNotAnExecutable(t *testing.T) {
 }
 
 func TestSignRefusesABadIdentityBeforeWriting(t *testing.T) {
+	t.Parallel()
 	pki := signingtest.NewPKI(t)
 	mac := pki.Leaf(t, signingtest.Installer())
 	var out bytes.Buffer
@@ -174,8 +177,8 @@ func buildMSI(t *testing.T, dir, arch string) string {
 	t.Helper()
 	goarch := map[string]string{windows.ArchX64: "amd64", windows.ArchArm64: "arm64", windows.ArchX86: "386"}[arch]
 	env := []string{"GOOS=windows", "GOARCH=" + goarch, "CGO_ENABLED=0"}
-	ctrld := testenv.GoBuild(t, dir, "ctrld.exe", "./testdata/fakectrld", env...)
-	wrapper := testenv.GoBuild(t, dir, "ctrld-install.exe", "./wrapper", env...)
+	ctrld := shared.GoBuild(t, dir, "ctrld.exe", "./testdata/fakectrld", env...)
+	wrapper := shared.GoBuild(t, dir, "ctrld-install.exe", "./wrapper", env...)
 	p := windows.Package{Version: "1.2.3", Arch: arch, Ctrld: ctrld, Wrapper: wrapper, MTime: time.Unix(1700000000, 0)}
 	msi := filepath.Join(dir, p.FileName())
 	f, err := os.Create(msi)
@@ -191,6 +194,7 @@ func buildMSI(t *testing.T, dir, arch string) string {
 
 // Every architecture's MSI, written in Go, signs and verifies.
 func TestSignMSIEveryArchitecture(t *testing.T) {
+	t.Parallel()
 	testenv.RequireTool(t, "osslsigncode")
 	leaf := signingtest.NewPKI(t).Leaf(t, signingtest.Windows())
 	files := leaf.Write(t, t.TempDir())
@@ -205,6 +209,7 @@ func TestSignMSIEveryArchitecture(t *testing.T) {
 
 // TestSignMSI signs the x64 MSI the windows package builds.
 func TestSignMSI(t *testing.T) {
+	t.Parallel()
 	testenv.RequireTool(t, "osslsigncode")
 	testenv.RequireTool(t, "msiinfo")
 	py := "/usr/bin/python3"
@@ -272,6 +277,7 @@ ole.close()`
 // With CTRLD_SIGN_TIMESTAMP_URL the signature carries an RFC 3161 token;
 // osslsigncode checks it against the TSA's root.
 func TestSignPEWithTimestamp(t *testing.T) {
+	t.Parallel()
 	testenv.RequireTool(t, "osslsigncode")
 	pki := signingtest.NewPKI(t)
 	leaf := pki.Leaf(t, signingtest.Windows())
@@ -279,7 +285,7 @@ func TestSignPEWithTimestamp(t *testing.T) {
 	id := leaf.Identity()
 	id.TimestampURL = pki.StartTSA(t)
 	dir := t.TempDir()
-	exe := testenv.GoBuild(t, dir, "ctrld-install.exe", "./wrapper", "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
+	exe := shared.GoBuild(t, dir, "ctrld-install.exe", "./wrapper", "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
 	signed := filepath.Join(dir, "signed.exe")
 	if err := signing.SignPEFile(id, exe, signed); err != nil {
 		t.Fatal(err)
@@ -291,10 +297,11 @@ func TestSignPEWithTimestamp(t *testing.T) {
 }
 
 func TestUnreachableTimestampAuthorityFails(t *testing.T) {
+	t.Parallel()
 	leaf := signingtest.NewPKI(t).Leaf(t, signingtest.Windows())
 	id := leaf.Identity()
 	id.TimestampURL = "http://127.0.0.1:1/"
-	exe := testenv.GoBuild(t, t.TempDir(), "ctrld-install.exe", "./wrapper", "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
+	exe := shared.GoBuild(t, t.TempDir(), "ctrld-install.exe", "./wrapper", "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
 	var out bytes.Buffer
 	f, _ := os.Open(exe)
 	defer f.Close()

@@ -15,6 +15,7 @@ import (
 )
 
 func TestCheckAcceptsTheRightCertificates(t *testing.T) {
+	t.Parallel()
 	pki := signingtest.NewPKI(t)
 	for _, c := range []struct {
 		name    string
@@ -33,6 +34,7 @@ func TestCheckAcceptsTheRightCertificates(t *testing.T) {
 }
 
 func TestCheckRefusesWithAClearMessage(t *testing.T) {
+	t.Parallel()
 	pki := signingtest.NewPKI(t)
 	win := pki.Leaf(t, signingtest.Windows())
 	mac := pki.Leaf(t, signingtest.Installer())

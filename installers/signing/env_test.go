@@ -26,6 +26,7 @@ func env(vars map[string]string) func(string) string {
 }
 
 func TestFromEnvNothingSetSignsNothing(t *testing.T) {
+	t.Parallel()
 	cfg, err := signing.FromEnv(env(nil))
 	if err != nil || cfg.Windows != nil || cfg.Pkg != nil {
 		t.Fatalf("FromEnv() = %+v, %v; want no identities", cfg, err)
@@ -33,6 +34,7 @@ func TestFromEnvNothingSetSignsNothing(t *testing.T) {
 }
 
 func TestFromEnvLoadsPEMAndPKCS12(t *testing.T) {
+	t.Parallel()
 	pki := signingtest.NewPKI(t)
 	win, mac := pki.Leaf(t, signingtest.Windows()), pki.Leaf(t, signingtest.Installer())
 	winFiles := win.Write(t, mkdir(t, "win"))
@@ -53,6 +55,7 @@ func TestFromEnvLoadsPEMAndPKCS12(t *testing.T) {
 }
 
 func TestFromEnvKeepsTheOldMSINames(t *testing.T) {
+	t.Parallel()
 	pki := signingtest.NewPKI(t)
 	win := pki.Leaf(t, signingtest.Windows())
 	f := win.Write(t, t.TempDir())
@@ -99,6 +102,7 @@ func mkdir(t *testing.T, name string) string {
 }
 
 func TestFromEnvRefusesBadSetUps(t *testing.T) {
+	t.Parallel()
 	pki := signingtest.NewPKI(t)
 	win, mac := pki.Leaf(t, signingtest.Windows()), pki.Leaf(t, signingtest.Installer())
 	expiredOpts := signingtest.Installer()

@@ -11,19 +11,10 @@ import (
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
-// fixtureDir holds what the tests build once per run and share.
-var fixtureDir string
+// shared holds what the tests build once per run and share.
+var shared testenv.Shared
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "release-fixture")
-	if err != nil {
-		panic(err)
-	}
-	fixtureDir = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(testenv.RunSharing(m, &shared)) }
 
 // demoRelease is one whole demo release with its progress log, built once
 // for every test that only reads it.
@@ -37,7 +28,7 @@ type demoRelease struct {
 var demoDist = sync.OnceValues(func() (demoRelease, error) {
 	var progress bytes.Buffer
 	cfg := Config{
-		Out: filepath.Join(fixtureDir, "demo", "dist"), Work: filepath.Join(fixtureDir, "demo", "work"),
+		Out: filepath.Join(shared.Dir, "demo", "dist"), Work: filepath.Join(shared.Dir, "demo", "work"),
 		Repo: testenv.RepoRoot(), MTime: epoch, Version: "1.2.3", Progress: &progress,
 	}
 	arts, err := Dist(cfg)

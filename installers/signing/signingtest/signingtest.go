@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -77,7 +78,6 @@ type Leaf struct {
 var (
 	pkiOnce sync.Once
 	shared  *PKI
-	keys    = make(chan *rsa.PrivateKey, 8)
 )
 
 // NewPKI returns the process's test CA (made once: RSA keys are slow).
@@ -111,12 +111,12 @@ func key(t testing.TB) *rsa.PrivateKey {
 	return k
 }
 
-var serial int64 = 1000
+// serial numbers the certificates of every test, some running at once.
+var serial atomic.Int64
 
 func create(t testing.TB, tmpl, parent *x509.Certificate, pub *rsa.PrivateKey, signer *rsa.PrivateKey) *x509.Certificate {
 	t.Helper()
-	serial++
-	tmpl.SerialNumber = big.NewInt(serial)
+	tmpl.SerialNumber = big.NewInt(1000 + serial.Add(1))
 	tmpl.BasicConstraintsValid = true
 	if tmpl.NotBefore.IsZero() {
 		tmpl.NotBefore = Now.Add(-24 * time.Hour)

@@ -4,6 +4,7 @@
 package testenv
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,12 +83,19 @@ func Fixture(t testing.TB, name string) string {
 // GoBuild builds a package of this module into dir and returns the binary.
 func GoBuild(t testing.TB, dir, name, pkg string, env ...string) string {
 	t.Helper()
-	out := filepath.Join(dir, name)
+	out, err := goBuild(filepath.Join(dir, name), pkg, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func goBuild(out, pkg string, env []string) (string, error) {
 	cmd := exec.Command("go", "build", "-o", out, pkg)
 	cmd.Dir = RepoRoot()
 	cmd.Env = append(os.Environ(), env...)
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build %s: %v\n%s", pkg, err, msg)
+		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)
 	}
-	return out
+	return out, nil
 }
