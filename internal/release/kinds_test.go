@@ -51,7 +51,15 @@ func TestEachKindNeedsOnlyItsPlatforms(t *testing.T) {
 			t.Errorf("deb asked for %s: %v", other, err)
 		}
 	}
+}
 
+// A kind's release builds and stages its platforms and no other.
+func TestAKindBuildsOnlyItsPlatforms(t *testing.T) {
+	t.Parallel()
+	testenv.WholeRelease(t, "a release of every deb")
+	deb := linuxPlatformsFor(linux.Deb)
+	cfg := baseConfig(t)
+	cfg.Version, cfg.Kinds = "1.0.0", []string{"deb"}
 	cfg.CtrldDir = fakeCtrldDir(t, deb...)
 	arts, err := Dist(cfg)
 	if err != nil {
