@@ -1,4 +1,4 @@
 // Package repocheck holds the checks on the repository as a whole: the CI
-// workflow and scripts lint clean, and a plain clone builds and tests
-// without anything from outside it.
+// workflow and scripts lint clean, every Go file is gofmted, and a plain
+// clone builds and tests without anything from outside it.
 package repocheck
