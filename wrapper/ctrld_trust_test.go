@@ -14,9 +14,7 @@ import (
 // A ctrld that a user other than root could replace is never run: the
 // wrapper reports CTRLD_NOT_FOUND and the OS log says why.
 func TestCtrldReplaceableByAUserIsNotRun(t *testing.T) {
-	if os.Geteuid() != 0 {
-		testenv.Unavailable(t, "making files owned by another user needs root")
-	}
+	testenv.RequireRoot(t, "making files owned by another user")
 	data, err := os.ReadFile(filepath.Join(binDir, "ctrld"))
 	if err != nil {
 		t.Fatal(err)

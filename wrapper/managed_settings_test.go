@@ -125,6 +125,7 @@ var docsSettingsExample = regexp.MustCompile("(?s)## The settings file\n.*?```\n
 // The settings-file example of docs/linux.md, as printed with only the
 // token placeholder filled in, provisions with what it says.
 func TestDocsSettingsExampleProvisions(t *testing.T) {
+	testenv.RequireRoot(t, "only a settings file root owns counts")
 	doc, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "docs", "linux.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -162,9 +163,7 @@ func TestDocsSettingsExampleProvisions(t *testing.T) {
 // A settings file that is not a root-owned regular file gives no settings,
 // and the OS log says why.
 func TestSettingsFileMustBeRootOwnedRegular(t *testing.T) {
-	if os.Geteuid() != 0 {
-		testenv.Unavailable(t, "making a file owned by another user needs root")
-	}
+	testenv.RequireRoot(t, "making a file owned by another user")
 	body := []byte("ProvisionToken=" + testenv.Canary + "\n")
 	for name, tc := range map[string]struct {
 		make func(path string) error
@@ -207,9 +206,7 @@ func TestSettingsFileMustBeRootOwnedRegular(t *testing.T) {
 // bounded memory, still gives its token, and makes a bounded number of
 // warnings, not one for each line.
 func TestWorstSettingsFileStaysBounded(t *testing.T) {
-	if os.Geteuid() != 0 {
-		testenv.Unavailable(t, "the settings file counts only when root owns it")
-	}
+	testenv.RequireRoot(t, "the settings file counts only when root owns it")
 	work := newWork(t)
 	path := filepath.Join(work, "ctrld-install.conf")
 	os.WriteFile(path, []byte(strings.Repeat("x\n", (settings.MaxFileSize-64)/2)+"ProvisionToken="+testenv.Canary+"\n"), 0o600)

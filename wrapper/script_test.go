@@ -7,6 +7,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -85,6 +86,7 @@ func TestScripts(t *testing.T) {
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
 		Setup:               setupScript,
+		Condition:           scriptCondition,
 		Cmds: map[string]func(*testscript.TestScript, bool, []string){
 			"provision":     cmdProvision,
 			"nocanary":      cmdNoCanary,
@@ -436,4 +438,20 @@ func scriptEnv(ts *testscript.TestScript) []string {
 		env = append(env, k+"="+ts.Getenv(k))
 	}
 	return env
+}
+
+// scriptCondition answers [root]: whether the scenario runs as root, the
+// only user whose settings file counts. Under CI, where a skip would
+// prove nothing, a full run that is not root fails instead.
+func scriptCondition(cond string) (bool, error) {
+	if cond != "root" {
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
+	if os.Geteuid() == 0 {
+		return true, nil
+	}
+	if testenv.InCI() && !testing.Short() {
+		return false, errors.New("CI must run the scenarios that need root as root")
+	}
+	return false, nil
 }

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // In the host's namespaces the check must refuse, whatever the stage.
@@ -30,9 +32,7 @@ func TestIsolationCheckRefusesTheHostsNamespaces(t *testing.T) {
 // A new mount namespace alone is not enough: init refuses before it
 // mounts anything, and the scenario is never started.
 func TestInitRefusesWithoutANewNetNamespace(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root")
-	}
+	testenv.RequireRoot(t, "checking the isolation of namespaces")
 	host, err := hostNamespaces()
 	if err != nil {
 		t.Skip(err)

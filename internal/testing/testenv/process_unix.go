@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"testing"
 )
 
 // ProcessAlive reports whether pid runs. A zombie waiting to be reaped
@@ -22,4 +23,13 @@ func ProcessAlive(pid int) bool {
 	}
 	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
 	return len(fields) == 0 || fields[0] != "Z"
+}
+
+// RequireRoot skips the test, or fails it under CI, unless it runs as
+// root: why says what it does that only root can.
+func RequireRoot(t testing.TB, why string) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		Unavailable(t, "needs root: %s", why)
+	}
 }

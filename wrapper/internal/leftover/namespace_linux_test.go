@@ -81,9 +81,7 @@ func childOf(t *testing.T, ppid int, exe string) int {
 
 func needNamespaces(t *testing.T) string {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		testenv.Unavailable(t, "creating namespaces with unshare needs root")
-	}
+	testenv.RequireRoot(t, "creating namespaces with unshare")
 	return testenv.RequireTool(t, "unshare")
 }
 

@@ -47,9 +47,7 @@ func leader(t *testing.T, program string, uid int) int {
 	cmd := exec.Command(program, "60")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if uid >= 0 {
-		if os.Geteuid() != 0 {
-			testenv.Unavailable(t, "running a process as another user needs root")
-		}
+		testenv.RequireRoot(t, "running a process as another user")
 		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}
 	}
 	if err := cmd.Start(); err != nil {

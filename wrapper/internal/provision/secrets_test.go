@@ -18,8 +18,10 @@ import (
 // flagToken wins over the settings file's token, which is still a secret.
 const flagToken = "flag-token-7f3e2a"
 
+// settingsFile is a settings file that counts: root's, private.
 func settingsFile(t *testing.T, body string) string {
 	t.Helper()
+	testenv.RequireRoot(t, "only a settings file root owns counts")
 	path := filepath.Join(t.TempDir(), "settings")
 	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
 		t.Fatal(err)

@@ -118,9 +118,7 @@ func TestReplaceableOnDisk(t *testing.T) {
 		t.Fatalf("group-writable: %v", err)
 	}
 	os.Chmod(path, 0o755)
-	if os.Geteuid() != 0 {
-		testenv.Unavailable(t, "making a file owned by another user needs root")
-	}
+	testenv.RequireRoot(t, "making a file owned by another user")
 	if err := os.Chown(path, brewUser, 0); err != nil {
 		t.Fatal(err)
 	}
