@@ -6,12 +6,13 @@ package release
 
 import (
 	"fmt"
-	"github.com/ctrld-install/ctrld-install/installers/signing"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ctrld-install/ctrld-install/installers/signing"
 )
 
 // Platform is one OS/architecture pair, named as ctrld's releases name
