@@ -2,9 +2,10 @@ package settings
 
 import (
 	"errors"
-	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"strings"
 	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 
 	"howett.net/plist"
 

@@ -3,10 +3,11 @@ package cab
 import (
 	"bytes"
 	"encoding/binary"
-	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"io"
 	"testing"
 	"time"
+
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // The example cabinet's first 0x78 bytes (spec 4.6).

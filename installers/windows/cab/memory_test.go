@@ -1,12 +1,13 @@
 package cab
 
 import (
-	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 const flatLimit = 8 << 20

@@ -2,9 +2,10 @@ package cfb
 
 import (
 	"bytes"
-	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"slices"
 	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // The first 0x60 bytes of the example package (spec 1.2).

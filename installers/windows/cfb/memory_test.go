@@ -1,12 +1,13 @@
 package cfb
 
 import (
-	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // TestMemoryFlat streams a 60 MB stream from a generator into a file and
