@@ -3,6 +3,7 @@ package release
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -14,7 +15,35 @@ import (
 // shared holds what the tests build once per run and share.
 var shared testenv.Shared
 
-func TestMain(m *testing.M) { os.Exit(testenv.RunSharing(m, &shared)) }
+func TestMain(m *testing.M) {
+	if dir := os.Getenv(onlyGoDistDir); dir != "" {
+		os.Exit(buildOnlyGoDist(dir))
+	}
+	os.Exit(testenv.RunSharing(m, &shared))
+}
+
+// onlyGoDistDir, set, makes the test binary a child that builds the demo
+// release into that folder and exits: the release built by a process
+// whose PATH holds only go.
+const onlyGoDistDir = "CTRLD_INSTALL_TEST_ONLY_GO_DIST"
+
+func buildOnlyGoDist(dir string) int {
+	if _, err := buildDemo(filepath.Join(dir, "dist"), filepath.Join(dir, "work"), io.Discard); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// buildDemo builds the whole demo release, every kind and platform.
+func buildDemo(out, work string, progress io.Writer) (Config, error) {
+	cfg := Config{Out: out, Work: work, Repo: testenv.RepoRoot(), MTime: epoch, Version: "1.2.3", Progress: progress}
+	arts, err := Dist(cfg)
+	if err == nil && len(arts) != 22 {
+		err = fmt.Errorf("demo dist: %d artifacts, want every kind and platform", len(arts))
+	}
+	return cfg, err
+}
 
 // demoRelease is one whole demo release with its progress log, built once
 // for every test that only reads it.
@@ -27,14 +56,7 @@ type demoRelease struct {
 // outlives it.
 var demoDist = sync.OnceValues(func() (demoRelease, error) {
 	var progress bytes.Buffer
-	cfg := Config{
-		Out: filepath.Join(shared.Dir, "demo", "dist"), Work: filepath.Join(shared.Dir, "demo", "work"),
-		Repo: testenv.RepoRoot(), MTime: epoch, Version: "1.2.3", Progress: &progress,
-	}
-	arts, err := Dist(cfg)
-	if err == nil && len(arts) != 22 {
-		err = fmt.Errorf("demo dist: %d artifacts, want every kind and platform", len(arts))
-	}
+	cfg, err := buildDemo(filepath.Join(shared.Dir, "demo", "dist"), filepath.Join(shared.Dir, "demo", "work"), &progress)
 	return demoRelease{cfg, progress.String()}, err
 })
 
