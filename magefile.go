@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -274,21 +275,31 @@ func UnitAndScenarios() error {
 	return realCtrld.wait(unitAndScenarios())
 }
 
+// slowestPackages start first, so that the Wine tier and the release
+// builds, the longest test binaries, never start last.
+var slowestPackages = []string{"./installers/windows", releasePackage}
+
+// testBinariesAtOnce is go test's -p: many tests wait on timers, ctrld's
+// stand-ins and Wine more than they compute, so more test binaries run at
+// once than there are cores, the default.
+func testBinariesAtOnce() string { return strconv.Itoa(runtime.NumCPU() + 2) }
+
 // unitAndScenarios runs every package's tests but the real-ctrld tier's.
 func unitAndScenarios() error {
-	race := append([]string{"test", "-count=1", "-race", "-timeout", "30m"}, racePackages...)
+	race := append([]string{"test", "-p", testBinariesAtOnce(), "-count=1", "-race", "-timeout", "30m"}, racePackages...)
 	if err := sh.RunV("go", race...); err != nil {
 		return err
 	}
 	if err := sh.RunV("go", "test", "-count=1", "-race", "-run", releaseRaceTests, releasePackage); err != nil {
 		return err
 	}
-	rest, err := packagesExcept(append(racePackages, realCtrldPackage))
+	rest, err := packagesExcept(append(append(racePackages, realCtrldPackage), slowestPackages...))
 	if err != nil {
 		return err
 	}
 	// The release's race tests ran above; their names are the release's alone.
-	return sh.RunV("go", append([]string{"test", "-count=1", "-timeout", "30m", "-skip", releaseRaceTests}, rest...)...)
+	args := []string{"test", "-p", testBinariesAtOnce(), "-count=1", "-timeout", "30m", "-skip", releaseRaceTests}
+	return sh.RunV("go", append(append(args, slowestPackages...), rest...)...)
 }
 
 // packagesExcept lists the module's packages not matched by patterns.
