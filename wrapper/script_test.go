@@ -65,15 +65,16 @@ var releaseFlags = []string{"-trimpath", "-ldflags", "-s -w -buildid= -X " + con
 // ctrld-install-release from the release main, built as the release
 // builds it.
 func buildBinaries(dir string) error {
-	for name, build := range map[string][]string{
-		"ctrld-install":         {"./wrapper/internal/testmain"},
-		"ctrld-install-release": append(slices.Clone(releaseFlags), "./wrapper"),
-		"ctrld":                 {"./testdata/fakectrld"},
+	for name, build := range map[string]struct {
+		pkg   string
+		flags []string
+	}{
+		"ctrld-install":         {"./wrapper/internal/testmain", nil},
+		"ctrld-install-release": {"./wrapper", releaseFlags},
+		"ctrld":                 {"./testdata/fakectrld", nil},
 	} {
-		cmd := exec.Command("go", append([]string{"build", "-o", filepath.Join(dir, name)}, build...)...)
-		cmd.Dir = testenv.RepoRoot()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("building %s: %v\n%s", name, err, out)
+		if err := testenv.Build(filepath.Join(dir, name), build.pkg, build.flags); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -5,10 +5,8 @@ import (
 	"compress/gzip"
 	"debug/macho"
 	"encoding/xml"
-	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -59,12 +57,7 @@ func darwinSlices(t *testing.T) (ctrld, wrapper []string) {
 // the release strips it: half the bytes to compress in every package.
 func goBuild(dir, name, pkg string, env ...string) (string, error) {
 	out := filepath.Join(dir, name)
-	cmd := exec.Command("go", "build", "-ldflags=-s -w", "-o", out, pkg)
-	cmd.Dir, cmd.Env = testenv.RepoRoot(), append(os.Environ(), env...)
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)
-	}
-	return out, nil
+	return out, testenv.Build(out, pkg, []string{"-ldflags=-s -w"}, env...)
 }
 
 func buildPkg(t *testing.T, p Package) string {

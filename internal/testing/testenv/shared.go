@@ -60,5 +60,6 @@ func (s *Shared) build(name, pkg string, env []string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return goBuild(filepath.Join(dir, name), pkg, env)
+	out := filepath.Join(dir, name)
+	return out, Build(out, pkg, nil, env...)
 }

@@ -83,19 +83,23 @@ func Fixture(t testing.TB, name string) string {
 // GoBuild builds a package of this module into dir and returns the binary.
 func GoBuild(t testing.TB, dir, name, pkg string, env ...string) string {
 	t.Helper()
-	out, err := goBuild(filepath.Join(dir, name), pkg, env)
-	if err != nil {
+	out := filepath.Join(dir, name)
+	if err := Build(out, pkg, nil, env...); err != nil {
 		t.Fatal(err)
 	}
 	return out
 }
 
-func goBuild(out, pkg string, env []string) (string, error) {
-	cmd := exec.Command("go", "build", "-o", out, pkg)
+// Build builds a package of this module into out with go build's extra
+// flags and the extra environment. It takes no t, for what is built once
+// for many tests.
+func Build(out, pkg string, flags []string, env ...string) error {
+	args := append(append([]string{"build", "-o", out}, flags...), pkg)
+	cmd := exec.Command("go", args...)
 	cmd.Dir = RepoRoot()
 	cmd.Env = append(os.Environ(), env...)
 	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)
+		return fmt.Errorf("go build %s: %v\n%s", pkg, err, msg)
 	}
-	return out, nil
+	return nil
 }
