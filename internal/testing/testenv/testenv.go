@@ -27,11 +27,15 @@ func Unavailable(t testing.TB, format string, args ...any) {
 	if testing.Short() {
 		t.Skipf("-short: "+format, args...)
 	}
-	if InCI() {
+	if SkipFails() {
 		t.Fatalf("CI must run this test: "+format, args...)
 	}
 	t.Skipf(format, args...)
 }
+
+// SkipFails reports whether a test that cannot run must fail instead of
+// skipping: under CI, unless -short leaves it out.
+func SkipFails() bool { return InCI() && !testing.Short() }
 
 // RealInstall marks a tier that installs packages for real (dpkg, rpm,
 // msiexec under Wine): -short skips it, with the reason printed.
