@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
-	"strings"
 	"text/template"
 
 	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -95,7 +95,7 @@ var profileFuncs = template.FuncMap{
 	"isBool":    func(s settings.Setting) bool { return s.Kind == settings.Bool },
 	"value":     profileValue,
 	"boolValue": profileBool,
-	"xml":       strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace,
+	"xml":       xar.Escape,
 }
 
 func profileValue(s settings.Setting) string {
