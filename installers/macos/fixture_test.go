@@ -39,12 +39,12 @@ func sharedSignedPkg(t *testing.T) (string, *signingtest.Leaf) {
 	return signedShared.get(t, "signed", func() (Package, *signingtest.Leaf) { return signedPackage(t) })
 }
 
-func (s *sharedPackage) get(t *testing.T, name string, make func() (Package, *signingtest.Leaf)) (string, *signingtest.Leaf) {
+func (s *sharedPackage) get(t *testing.T, name string, pkg func() (Package, *signingtest.Leaf)) (string, *signingtest.Leaf) {
 	t.Helper()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.path == "" {
-		p, leaf := make()
+		p, leaf := pkg()
 		dir := filepath.Join(shared.Dir, name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)

@@ -69,6 +69,8 @@ var templateFuncs = template.FuncMap{
 	"xml":       xmlEscaper.Replace,
 }
 
+// xmlEscaper leaves apostrophes as they are, unlike xml.EscapeText, so the
+// ADML an admin reads says "Control D's".
 var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
 
 func renderTable(name, text string) ([]byte, error) {
