@@ -7,6 +7,7 @@ import (
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
 // installChecks are what start checks before anything else, in its
@@ -16,11 +17,14 @@ func installChecks(p *provision.Provisioner) []Check {
 }
 
 // lockCheck looks for another run on the same home dir without taking
-// the lock or creating its file.
+// the lock or creating its file. What start refuses at the lock's path
+// (a link, anything but a regular file) is WRAPPER_INTERNAL, as in start.
 func lockCheck(home string) Check {
 	const name = "lock"
 	held, err := lock.Held(home)
 	switch {
+	case errors.Is(err, safefile.ErrRefused):
+		return fail(name, codes.WrapperInternal, "start refuses the lock in "+home+": "+err.Error())
 	case err != nil:
 		return warn(name, "the lock in "+home+" could not be probed: "+err.Error())
 	case held:
