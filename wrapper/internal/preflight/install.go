@@ -8,12 +8,20 @@ import (
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/secret"
 )
 
 // installChecks are what start checks before anything else, in its
-// order: the lock, then the ctrld binary.
+// order: the lock, then the ctrld binary. Their details name the paths
+// of --home and --ctrld, where a token may have been typed by mistake,
+// one that no token source names: every word shaped like a token is
+// removed from them.
 func installChecks(p *provision.Provisioner) []Check {
-	return []Check{lockCheck(p.Config.Home), ctrldCheck(p.OS, p.Config.Ctrld)}
+	checks := []Check{lockCheck(p.Config.Home), ctrldCheck(p.OS, p.Config.Ctrld)}
+	for i := range checks {
+		checks[i].Detail = secret.RemoveTokenShaped(checks[i].Detail)
+	}
+	return checks
 }
 
 // lockCheck looks for another run on the same home dir without taking
