@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -56,12 +57,15 @@ func (Darwin) Policy() settings.Settings { return settings.Settings{} }
 func (Darwin) LastResultDir(home string) string { return home }
 
 // ClaimRecordDir has nothing to claim: the record folder is the ctrld
-// home dir, which only root can have made.
+// home dir, which start has already judged (safefile.TrustedDir).
 func (Darwin) ClaimRecordDir(string) error { return nil }
 
 func (Darwin) PrepareRecordDir(dir string) error { return makePrivateDir(dir) }
 
-func (Darwin) CheckRecordDir(string) error { return nil }
+// CheckRecordDir trusts the record folder, the ctrld home dir, only when
+// root (or this account) alone controls it: a user who owns it, or may
+// write in it, could forge the record.
+func (Darwin) CheckRecordDir(dir string) error { return safefile.TrustedDir(dir) }
 
 func (Darwin) Msiexec() string { return "" }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/leftover"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -141,11 +142,14 @@ func (Linux) Policy() settings.Settings { return settings.Settings{} }
 func (Linux) LastResultDir(home string) string { return home }
 
 // ClaimRecordDir has nothing to claim: the record folder is the ctrld
-// home dir, which only root can have made.
+// home dir, which start has already judged (safefile.TrustedDir).
 func (Linux) ClaimRecordDir(string) error { return nil }
 
 func (Linux) PrepareRecordDir(dir string) error { return makePrivateDir(dir) }
 
-func (Linux) CheckRecordDir(string) error { return nil }
+// CheckRecordDir trusts the record folder, the ctrld home dir, only when
+// root (or this account) alone controls it: a user who owns it, or may
+// write in it, could forge the record.
+func (Linux) CheckRecordDir(dir string) error { return safefile.TrustedDir(dir) }
 
 func (Linux) Msiexec() string { return "" }

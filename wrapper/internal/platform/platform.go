@@ -11,6 +11,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -102,6 +103,12 @@ func anyExists(paths []string) bool {
 }
 
 // makePrivateDir makes the record folder on macOS and Linux: the ctrld
-// home dir, private as the packages ship it, in a place only root can
-// write; there is nothing to claim and nothing to check.
-func makePrivateDir(dir string) error { return os.MkdirAll(dir, 0o700) }
+// home dir, private as the packages ship it. There is nothing to claim;
+// one that exists is used only when root (or this account) alone
+// controls it.
+func makePrivateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	return safefile.TrustedDir(dir)
+}

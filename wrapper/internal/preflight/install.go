@@ -2,6 +2,8 @@ package preflight
 
 import (
 	"errors"
+	"io/fs"
+	"os"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
@@ -12,16 +14,30 @@ import (
 )
 
 // installChecks are what start checks before anything else, in its
-// order: the lock, then the ctrld binary. Their details name the paths
+// order: the home dir, the lock, then the ctrld binary. Their details name the paths
 // of --home and --ctrld, where a token may have been typed by mistake,
 // one that no token source names: every word shaped like a token is
 // removed from them.
 func installChecks(p *provision.Provisioner) []Check {
-	checks := []Check{lockCheck(p.Config.Home), ctrldCheck(p.OS, p.Config.Ctrld)}
+	checks := []Check{homeCheck(p.Config.Home), lockCheck(p.Config.Home), ctrldCheck(p.OS, p.Config.Ctrld)}
 	for i := range checks {
 		checks[i].Detail = secret.RemoveTokenShaped(checks[i].Detail)
 	}
 	return checks
+}
+
+// homeCheck judges an existing home dir as start does: one that anybody
+// but root (or this account) controls is WRAPPER_INTERNAL. A missing one
+// start creates, private.
+func homeCheck(home string) Check {
+	const name = "home"
+	if _, err := os.Lstat(home); errors.Is(err, fs.ErrNotExist) {
+		return pass(name, home+" does not exist yet: start creates it, private to root")
+	}
+	if err := safefile.TrustedDir(home); err != nil {
+		return fail(name, codes.WrapperInternal, "start refuses the home dir: "+err.Error())
+	}
+	return pass(name, home+" is a directory start accepts")
 }
 
 // lockCheck looks for another run on the same home dir without taking

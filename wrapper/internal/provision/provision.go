@@ -98,6 +98,12 @@ func (p *Provisioner) underLock(ctx context.Context) codes.Outcome {
 	if err := os.MkdirAll(p.Config.Home, 0o700); err != nil {
 		return p.internal("the ctrld home dir could not be created", err)
 	}
+	// A home dir someone else controls could hold a forged record or
+	// result file, or ctrld's config: nothing is locked, run or written
+	// in it.
+	if err := safefile.TrustedDir(p.Config.Home); err != nil {
+		return p.internal("the ctrld home dir is refused", err)
+	}
 	l, err := lock.Acquire(p.Config.Home)
 	if errors.Is(err, lock.ErrBusy) {
 		return codes.Failure(codes.InstallInProgress)
