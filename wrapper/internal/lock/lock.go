@@ -22,11 +22,11 @@ var ErrBusy = errors.New("another ctrld-install run holds the lock")
 // Lock is a held lock.
 type Lock struct{ f *os.File }
 
-// Acquire takes the lock for home, waiting only for busyRetry when
-// another process has it. The OS drops it when
-// the process dies, so a crash never leaves the home dir locked. A link or
-// anything but a regular file at the lock's path is refused (an error
-// matching safefile.ErrRefused), never followed, and left where it is:
+// Acquire takes the lock for home, waiting at most busyRetry while
+// another process has it. The OS drops it when the process dies, so a
+// crash never leaves the home dir locked. A link or anything but a
+// regular file at the lock's path is refused (an error matching
+// safefile.ErrRefused), never followed, and left where it is:
 // replacing it could hand two runs two different locks.
 func Acquire(home string) (*Lock, error) {
 	f, err := safefile.OpenOrCreate(filepath.Join(home, FileName), 0o600)

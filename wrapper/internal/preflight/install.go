@@ -14,10 +14,10 @@ import (
 )
 
 // installChecks are what start checks before anything else, in its
-// order: the home dir, the lock, then the ctrld binary. Their details name the paths
-// of --home and --ctrld, where a token may have been typed by mistake,
-// one that no token source names: every word shaped like a token is
-// removed from them.
+// order: the home dir, the lock, then the ctrld binary. Their details
+// name the paths of --home and --ctrld, where a token may have been
+// typed by mistake, one that no token source names: every word shaped
+// like a token is removed from them.
 func installChecks(p *provision.Provisioner) []Check {
 	checks := []Check{homeCheck(p.Config.Home), lockCheck(p.Config.Home), ctrldCheck(p.OS, p.Config.Ctrld)}
 	for i := range checks {
@@ -32,7 +32,7 @@ func installChecks(p *provision.Provisioner) []Check {
 func homeCheck(home string) Check {
 	const name = "home"
 	if _, err := os.Lstat(home); errors.Is(err, fs.ErrNotExist) {
-		return pass(name, home+" does not exist yet: start creates it, private to root")
+		return pass(name, home+" does not exist yet: start creates it")
 	}
 	if err := safefile.TrustedDir(home); err != nil {
 		return fail(name, codes.WrapperInternal, "start refuses the home dir: "+err.Error())
