@@ -191,8 +191,8 @@ func packageTables(in tableInputs) ([]msidb.Table, error) {
 			{"Provision", ProvisionType, keyWrapper, provisionCommand, nil},
 			// On a real removal, not the removal half of an upgrade, before
 			// the binaries go: ctrld removes its service, the wrapper its
-			// record under ProgramData. The MSI does not own that folder,
-			// so a rollback cannot take the record of why it rolled back.
+			// record folder. The MSI installs nothing in that folder, so a
+			// rollback cannot take the record of why it rolled back.
 			{"UninstallService", UninstallType, keyWrapper, "uninstall", nil},
 			{hideARPAction, CASetProperty, "ARPSYSTEMCOMPONENT", "1", nil},
 		},

@@ -53,15 +53,8 @@ func (d Darwin) Reload(ctx context.Context, svc Service) error {
 
 func (Darwin) Policy() settings.Settings { return settings.Settings{} }
 
-func (Darwin) LastResultDir(home string) string { return home }
-
-// ClaimRecordDir has nothing to claim: the record folder is the ctrld
-// home dir, which only root can have made.
-func (Darwin) ClaimRecordDir(string) error { return nil }
-
-func (Darwin) PrepareRecordDir(dir string) error { return makePrivateDir(dir) }
-
-func (Darwin) CheckRecordDir(string) error { return nil }
+// RecordDir is the ctrld home dir, in a place only root can write.
+func (Darwin) RecordDir(home string) string { return home }
 
 func (Darwin) Msiexec() string { return "" }
 

@@ -3,6 +3,7 @@ package provision
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
@@ -32,15 +33,10 @@ func Uninstall(ctx context.Context, cfg Config, osys platform.OS) int {
 		code = uninstallService(ctx, cfg, bounds.Uninstall)
 	}
 	cleanUp(ctx, cfg, osys)
-	// Nothing is removed inside a record folder a user controls.
-	if osys.CheckRecordDir(cfg.RecordDir) == nil {
-		report.RemoveLast(osys, cfg.RecordDir)
-		evidence.Remove(cfg.RecordDir)
-	}
+	report.RemoveLast(cfg.RecordDir)
+	evidence.Remove(cfg.RecordDir)
 	lock.Remove(cfg.Home)
-	if cfg.RecordDir != cfg.Home {
-		os.Remove(cfg.RecordDir) // only succeeds when empty
-	}
+	removeRecordDir(cfg)
 	return code
 }
 
@@ -58,4 +54,18 @@ func uninstallService(ctx context.Context, cfg Config, limit time.Duration) int 
 		return ExitUninstallFailed
 	}
 	return res.ExitCode
+}
+
+// removeRecordDir removes the record folder where it is apart from the
+// home dir (Windows), and the ControlD folder holding it when that is
+// not the home dir either (the x86 package's, or one installed
+// elsewhere): each only when empty. The package removes the home dir.
+func removeRecordDir(cfg Config) {
+	if cfg.RecordDir == cfg.Home {
+		return
+	}
+	os.Remove(cfg.RecordDir)
+	if parent := filepath.Dir(cfg.RecordDir); parent != cfg.Home {
+		os.Remove(parent)
+	}
 }
