@@ -136,6 +136,7 @@ func TestUninstallRemovesOnlyWhatTheWrapperWrote(t *testing.T) {
 	controlD := filepath.Join(t.TempDir(), "Program Files", contract.InstallFolder)
 	records := filepath.Join(controlD, contract.RecordFolder)
 	mustSave(t, records, codes.Success)
+	os.WriteFile(filepath.Join(records, contract.MsiexecLogFile), []byte("msiexec's log"), 0o600)
 	l, _ := lock.Acquire(home)
 	l.Release()
 	os.WriteFile(filepath.Join(home, "admin-notes"), nil, 0o644)

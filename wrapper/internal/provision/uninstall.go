@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
@@ -57,13 +58,15 @@ func uninstallService(ctx context.Context, cfg Config, limit time.Duration) int 
 }
 
 // removeRecordDir removes the record folder where it is apart from the
-// home dir (Windows), and the ControlD folder holding it when that is
-// not the home dir either (the x86 package's, or one installed
-// elsewhere): each only when empty. The package removes the home dir.
+// home dir (Windows), with the msiexec log install-msi kept there, and
+// the ControlD folder holding it when that is not the home dir either
+// (the x86 package's, or one installed elsewhere): each folder only when
+// empty. The package removes the home dir.
 func removeRecordDir(cfg Config) {
 	if cfg.RecordDir == cfg.Home {
 		return
 	}
+	os.Remove(filepath.Join(cfg.RecordDir, contract.MsiexecLogFile))
 	os.Remove(cfg.RecordDir)
 	if parent := filepath.Dir(cfg.RecordDir); parent != cfg.Home {
 		os.Remove(parent)
