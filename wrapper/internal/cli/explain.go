@@ -34,7 +34,7 @@ func runExplain(sys System, args []string, stdout, stderr io.Writer) int {
 
 func explain(ctx context.Context, stdout io.Writer, osys platform.OS, cfg provision.Config) int {
 	dir := cfg.RecordDir
-	o, ok := report.ReadLast(osys, dir)
+	o, ok := report.ReadLast(dir)
 	if !ok {
 		return exitNone
 	}

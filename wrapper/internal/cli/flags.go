@@ -171,7 +171,7 @@ func settingFlags(fs *flag.FlagSet, in *provision.Input) {
 func locationFlags(name string, in *provision.Input) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.StringVar(&in.Ctrld, "ctrld", "", "the ctrld binary (default: "+strings.Join(contract.CtrldNames, " or ")+" beside "+contract.Wrapper+")")
-	fs.StringVar(&in.Home, "home", "", "ctrld home dir, holding "+contract.ResultFile+" (default: "+contract.Home+"; Windows: the ctrld folder, with the record under ProgramData)")
+	fs.StringVar(&in.Home, "home", "", "ctrld home dir, holding "+contract.ResultFile+" (default: "+contract.Home+"; Windows: the ctrld folder, with the record in ControlD\\records under Program Files)")
 	return fs
 }
 

@@ -41,10 +41,8 @@ type Install struct {
 	Properties []string // PROPERTY=value
 	// RecordDir holds the last-result file the custom action writes.
 	RecordDir string
-	// Guard judges RecordDir before the record is read.
-	Guard report.Guard
 	// LogDir receives msiexec's verbose log: a folder only administrators
-	// can write and read (the protected record folder).
+	// can write (the record folder).
 	LogDir string
 	Run    Runner
 	Now    func() time.Time
@@ -114,7 +112,7 @@ func (in Install) record(began time.Time) (codes.Outcome, bool) {
 	if err != nil || info.ModTime().Before(began) {
 		return codes.Outcome{}, false
 	}
-	return report.ReadLast(in.Guard, in.RecordDir)
+	return report.ReadLast(in.RecordDir)
 }
 
 // Describe names the mode for usage messages.

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -54,18 +53,8 @@ func (d Darwin) Reload(ctx context.Context, svc Service) error {
 
 func (Darwin) Policy() settings.Settings { return settings.Settings{} }
 
-func (Darwin) LastResultDir(home string) string { return home }
-
-// ClaimRecordDir has nothing to claim: the record folder is the ctrld
-// home dir, which start has already judged (safefile.TrustedDir).
-func (Darwin) ClaimRecordDir(string) error { return nil }
-
-func (Darwin) PrepareRecordDir(dir string) error { return makePrivateDir(dir) }
-
-// CheckRecordDir trusts the record folder, the ctrld home dir, only when
-// root (or this account) alone controls it: a user who owns it, or may
-// write in it, could forge the record.
-func (Darwin) CheckRecordDir(dir string) error { return safefile.TrustedDir(dir) }
+// RecordDir is the ctrld home dir, in a place only root can write.
+func (Darwin) RecordDir(home string) string { return home }
 
 func (Darwin) Msiexec() string { return "" }
 

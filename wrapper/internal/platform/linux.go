@@ -8,7 +8,6 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/leftover"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -139,17 +138,7 @@ func (Linux) MoveOffLegacyDir(context.Context, Service) error { return nil }
 
 func (Linux) Policy() settings.Settings { return settings.Settings{} }
 
-func (Linux) LastResultDir(home string) string { return home }
-
-// ClaimRecordDir has nothing to claim: the record folder is the ctrld
-// home dir, which start has already judged (safefile.TrustedDir).
-func (Linux) ClaimRecordDir(string) error { return nil }
-
-func (Linux) PrepareRecordDir(dir string) error { return makePrivateDir(dir) }
-
-// CheckRecordDir trusts the record folder, the ctrld home dir, only when
-// root (or this account) alone controls it: a user who owns it, or may
-// write in it, could forge the record.
-func (Linux) CheckRecordDir(dir string) error { return safefile.TrustedDir(dir) }
+// RecordDir is the ctrld home dir, in a place only root can write.
+func (Linux) RecordDir(home string) string { return home }
 
 func (Linux) Msiexec() string { return "" }

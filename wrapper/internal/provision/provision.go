@@ -117,15 +117,9 @@ func (p *Provisioner) underLock(ctx context.Context) codes.Outcome {
 	if lock.TreeAlive(p.Config.Home) {
 		return codes.Failure(codes.InstallInProgress)
 	}
-	// Nothing is written, and ctrld is not run, in a record folder that a
-	// user other than root could control: on Windows it is taken back
-	// first.
-	if err := p.OS.ClaimRecordDir(p.Config.RecordDir); err != nil {
-		return p.internal("the last-result folder "+p.Config.RecordDir+" was refused and could not be taken back", err)
-	}
 	// Success is the usual outcome: its record is flushed to disk while
 	// ctrld runs, and only renamed into place if it comes true.
-	pending := report.Prepare(p.OS, p.Config.RecordDir, codes.Success)
+	pending := report.Prepare(p.Config.RecordDir, codes.Success)
 	// Result files are stamped to the second.
 	began := time.Now().Truncate(time.Second)
 	o := p.safely(func() codes.Outcome { return p.provision(ctx) })

@@ -3,8 +3,10 @@ package provision
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
@@ -32,15 +34,10 @@ func Uninstall(ctx context.Context, cfg Config, osys platform.OS) int {
 		code = uninstallService(ctx, cfg, bounds.Uninstall)
 	}
 	cleanUp(ctx, cfg, osys)
-	// Nothing is removed inside a record folder a user controls.
-	if osys.CheckRecordDir(cfg.RecordDir) == nil {
-		report.RemoveLast(osys, cfg.RecordDir)
-		evidence.Remove(cfg.RecordDir)
-	}
+	report.RemoveLast(cfg.RecordDir)
+	evidence.Remove(cfg.RecordDir)
 	lock.Remove(cfg.Home)
-	if cfg.RecordDir != cfg.Home {
-		os.Remove(cfg.RecordDir) // only succeeds when empty
-	}
+	removeRecordDir(cfg)
 	return code
 }
 
@@ -58,4 +55,20 @@ func uninstallService(ctx context.Context, cfg Config, limit time.Duration) int 
 		return ExitUninstallFailed
 	}
 	return res.ExitCode
+}
+
+// removeRecordDir removes the record folder where it is apart from the
+// home dir (Windows), with the msiexec log install-msi kept there, and
+// the ControlD folder holding it when that is not the home dir either
+// (the x86 package's, or one installed elsewhere): each folder only when
+// empty. The package removes the home dir.
+func removeRecordDir(cfg Config) {
+	if cfg.RecordDir == cfg.Home {
+		return
+	}
+	os.Remove(filepath.Join(cfg.RecordDir, contract.MsiexecLogFile))
+	os.Remove(cfg.RecordDir)
+	if parent := filepath.Dir(cfg.RecordDir); parent != cfg.Home {
+		os.Remove(parent)
+	}
 }
