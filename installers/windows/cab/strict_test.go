@@ -27,7 +27,7 @@ func strided(seed uint64, n int) []byte {
 	return b
 }
 
-func goDeflate(t *testing.T, level int, data []byte) []byte {
+func goDeflate(t testing.TB, level int, data []byte) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	fw, err := flate.NewWriter(&buf, level)
@@ -168,4 +168,46 @@ func BenchmarkDecodesStrictly(b *testing.B) {
 			b.Fatal("refused")
 		}
 	}
+}
+
+// Whatever a block holds, the compressor emits it in a form the strict
+// check passes and compress/flate inflates back.
+func FuzzCompressor(f *testing.F) {
+	f.Add(strided(2, 15881))
+	f.Add(textLike(1, 4000))
+	f.Add([]byte{0})
+	c := newCompressor()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > blockSize {
+			data = data[:blockSize]
+		}
+		payload, err := c.compress(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !decodesStrictly(payload[len(mszipMagic):], data) {
+			t.Error("the compressor emitted a block the strict check refuses")
+		}
+		if !bytes.Equal(goInflate(t, payload[len(mszipMagic):]), data) {
+			t.Error("block does not inflate back")
+		}
+	})
+}
+
+// The strict check never panics, and what it passes compress/flate reads
+// as the same bytes.
+func FuzzDecodesStrictly(f *testing.F) {
+	text := textLike(3, 3000)
+	f.Add(goDeflate(f, flate.DefaultCompression, text), text)
+	f.Add(goDeflate(f, flate.BestSpeed, text[:100]), text[:100])
+	f.Add([]byte{0x01, 0x01, 0x00, 0xfe, 0xff, 'x'}, []byte("x"))
+	f.Fuzz(func(t *testing.T, stream, want []byte) {
+		if !decodesStrictly(stream, want) {
+			return
+		}
+		got, err := io.ReadAll(flate.NewReader(bytes.NewReader(stream)))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("passed a stream compress/flate reads as %d bytes (%v), want %d", len(got), err, len(want))
+		}
+	})
 }
