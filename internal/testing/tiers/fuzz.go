@@ -32,10 +32,15 @@ const defaultFuzzExecs = 2000
 // no target has fails the run, so the table cannot outlive a rename.
 var fuzzExecs = map[FuzzTarget]int{
 	{"./wrapper/internal/scan", "FuzzScanner"}:            60000,
-	{"./wrapper/internal/scan", "FuzzScannerUpperCanary"}: 60000,
+	{"./wrapper/internal/scan", "FuzzScannerUpperCanary"}: 20000,
 	{"./installers/macos/xar", "FuzzReader"}:              60,
 	{"./installers/macos/cpio", "FuzzReader"}:             150000,
 	{"./installers/macos/bom", "FuzzRead"}:                100000,
+	{"./installers/windows/cab", "FuzzReader"}:            10000,
+	{"./installers/windows/cab", "FuzzDecodesStrictly"}:   20000,
+	{"./installers/windows/cfb", "FuzzReader"}:            20000,
+	{"./installers/windows/msidb", "FuzzReader"}:          8000,
+	{"./installers/windows/msidb", "FuzzMSI"}:             8000,
 }
 
 // fuzzTimeEnv, a duration or a count such as 1000x, overrides every
