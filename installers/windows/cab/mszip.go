@@ -39,8 +39,11 @@ func newCompressor() *compressor { return &compressor{} }
 func (c *compressor) compress(data []byte) ([]byte, error) {
 	for i := range compressionLevels {
 		ok, err := c.deflate(i, data)
-		if err != nil || ok {
-			return c.buf.Bytes(), err
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return c.buf.Bytes(), nil
 		}
 	}
 	c.store(data)

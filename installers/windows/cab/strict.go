@@ -53,7 +53,7 @@ type strictDecoder struct {
 	in      bitReader
 	want    []byte
 	out     int
-	lengths [literalSymbols + distanceSymbols + 2]uint8
+	lengths [literalSymbols + distanceSymbols]uint8
 	codeLen huffman
 	lit     huffman
 	dist    huffman
@@ -122,6 +122,9 @@ func (d *strictDecoder) dynamicCodes() bool {
 		return false
 	}
 	nlit, ndist := int(hlit)+257, int(hdist)+1
+	if nlit > literalSymbols || ndist > distanceSymbols {
+		return false // as zlib refuses them
+	}
 	var clLengths [codeLengthCodes]uint8
 	for i := 0; i < int(hclen)+4; i++ {
 		v, ok := d.in.bits(3)
@@ -139,9 +142,6 @@ func (d *strictDecoder) dynamicCodes() bool {
 
 // codeLengths reads n code lengths, runs included.
 func (d *strictDecoder) codeLengths(n int) ([]uint8, bool) {
-	if n > len(d.lengths) {
-		return nil, false
-	}
 	lengths := d.lengths[:0]
 	for len(lengths) < n {
 		sym, ok := d.codeLen.decode(&d.in)
