@@ -67,12 +67,3 @@ func (m module) find(rel string) (pkg, bool) {
 	}
 	return pkg{}, false
 }
-
-// rels are the packages' ./paths, in order.
-func rels(pkgs []pkg) []string {
-	var out []string
-	for _, p := range pkgs {
-		out = append(out, p.Rel)
-	}
-	return out
-}

@@ -38,17 +38,12 @@ func (c Command) String() string {
 // shellSpecial are the characters of our arguments a shell would expand.
 const shellSpecial = "^$()|*?[] "
 
-// cmd is the command ready to run, its output on ours.
-func (c Command) cmd() *exec.Cmd {
+// Run runs the command, its output on ours.
+func (c Command) Run() error {
 	cmd := exec.Command(mg.GoCmd(), c.Args...)
 	cmd.Env = append(os.Environ(), c.Env...)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	return cmd
-}
-
-// Run runs the command, its output on ours.
-func (c Command) Run() error {
-	if err := c.cmd().Run(); err != nil {
+	if err := cmd.Run(); err != nil {
 		return fmt.Errorf("%s: %w", c, err)
 	}
 	return nil
