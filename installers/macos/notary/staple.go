@@ -47,7 +47,7 @@ func Staple(ctx context.Context, cfg Config, path string, out io.Writer) error {
 	if err := replaceFile(path, stapled); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "staple: %s: ticket %s (%d bytes) appended; %d members read back with their checksums\n",
+	fmt.Fprintf(out, "staple: %s: ticket %s (%d bytes) appended; every member (%d) reads back with its checksums\n",
 		filepath.Base(path), name, len(ticket), info.Members)
 	return nil
 }
