@@ -68,6 +68,8 @@ type tokenHeader struct {
 	Typ string `json:"typ"`
 }
 
+// tokenClaims carries no scope: the claim is optional, and a token
+// without one is good for every endpoint the key's role allows.
 type tokenClaims struct {
 	Iss string `json:"iss"`
 	Iat int64  `json:"iat"`

@@ -62,9 +62,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		S3URL:     orDefault(getenv(S3URLEnv), DefaultS3URL),
 		TicketURL: orDefault(getenv(TicketURLEnv), DefaultTicketURL),
 	}
-	for env, u := range map[string]string{NotaryURLEnv: c.NotaryURL, S3URLEnv: c.S3URL, TicketURLEnv: c.TicketURL} {
-		if err := checkEndpoint(u); err != nil {
-			return c, fmt.Errorf("%s: %w", env, err)
+	for _, e := range []struct{ env, url string }{{NotaryURLEnv, c.NotaryURL}, {S3URLEnv, c.S3URL}, {TicketURLEnv, c.TicketURL}} {
+		if err := checkEndpoint(e.url); err != nil {
+			return c, fmt.Errorf("%s: %w", e.env, err)
 		}
 	}
 	return c, nil

@@ -36,3 +36,19 @@ func TestAWSEscapeKeepsOnlyUnreservedAndSlash(t *testing.T) {
 		t.Fatal("a query value keeps its slash")
 	}
 }
+
+func TestObjectURLStyles(t *testing.T) {
+	s := submission{Bucket: "notary-submissions-prod", Object: "prod/AROARQRX7CZS3PRF6ZA5L:1238aa04"}
+	for endpoint, want := range map[string]string{
+		DefaultS3URL:                          "https://notary-submissions-prod.s3.us-west-2.amazonaws.com/prod/AROARQRX7CZS3PRF6ZA5L%3A1238aa04",
+		"https://s3-accelerate.amazonaws.com": "https://notary-submissions-prod.s3-accelerate.amazonaws.com/prod/AROARQRX7CZS3PRF6ZA5L%3A1238aa04",
+		"http://127.0.0.1:9000/s3":            "http://127.0.0.1:9000/s3/notary-submissions-prod/prod/AROARQRX7CZS3PRF6ZA5L%3A1238aa04",
+		"https://proxy.example.com":           "https://proxy.example.com/notary-submissions-prod/prod/AROARQRX7CZS3PRF6ZA5L%3A1238aa04",
+	} {
+		c := &client{cfg: Config{S3URL: endpoint}}
+		u, err := c.objectURL(s)
+		if err != nil || u.String() != want {
+			t.Errorf("%s: got %v (%v), want %s", endpoint, u, err, want)
+		}
+	}
+}

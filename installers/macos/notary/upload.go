@@ -10,9 +10,13 @@ import (
 	"strings"
 )
 
-// objectURL is where the package goes. On Amazon's endpoint the bucket
-// is part of the host name (virtual-hosted style, what S3 wants); on any
-// other endpoint (a proxy, a test server) it is the path's first part.
+// amazonDomain ends the host names of Amazon's own S3 endpoints.
+const amazonDomain = ".amazonaws.com"
+
+// objectURL is where the package goes. On Amazon's endpoints the bucket
+// is part of the host name (virtual-hosted style, which S3 wants and
+// transfer acceleration requires); on any other endpoint (a proxy, a
+// test server) it is the path's first part.
 func (c *client) objectURL(s submission) (*url.URL, error) {
 	base, err := url.Parse(c.cfg.S3URL)
 	if err != nil {
@@ -20,8 +24,9 @@ func (c *client) objectURL(s submission) (*url.URL, error) {
 	}
 	path := "/" + strings.TrimPrefix(s.Object, "/")
 	host := base.Host
-	if c.cfg.S3URL == DefaultS3URL {
+	if strings.HasSuffix(strings.ToLower(base.Hostname()), amazonDomain) {
 		host = s.Bucket + "." + base.Host
+		path = strings.TrimRight(base.Path, "/") + path
 	} else {
 		path = strings.TrimRight(base.Path, "/") + "/" + s.Bucket + path
 	}
