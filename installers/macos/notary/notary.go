@@ -9,7 +9,6 @@ package notary
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 )
@@ -69,9 +68,6 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	}
 	return c, nil
 }
-
-// FromOSEnv is FromEnv over the process environment.
-func FromOSEnv() (Config, error) { return FromEnv(os.Getenv) }
 
 func (c Config) checkKey() error {
 	var missing []string

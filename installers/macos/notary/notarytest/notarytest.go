@@ -12,6 +12,7 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/pem"
 	"net/http"
 	"net/http/httptest"
@@ -39,8 +40,8 @@ type Server struct {
 	*httptest.Server
 	// KeyPath is the .p8 file the fake trusts.
 	KeyPath string
-	// KeyPEM is that file's content, to check no output holds it.
-	KeyPEM string
+	// KeyBase64 is the key's base64 text, to check no output holds it.
+	KeyBase64 string
 
 	mu sync.Mutex
 	// Verdicts are the statuses successive status requests get; the
@@ -84,7 +85,7 @@ func New(t testing.TB) *Server {
 	if err := os.WriteFile(path, keyPEM, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s := &Server{KeyPath: path, KeyPEM: string(keyPEM), key: key, Verdicts: []string{"Accepted"}}
+	s := &Server{KeyPath: path, KeyBase64: base64.StdEncoding.EncodeToString(der), key: key, Verdicts: []string{"Accepted"}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /notary/v2/submissions", s.newSubmission)
 	mux.HandleFunc("GET /notary/v2/submissions/{id}", s.status)
@@ -111,7 +112,7 @@ func (s *Server) Getenv(name string) string { return s.Env()[name] }
 
 // Secrets is every secret value in play, for canary checks.
 func (s *Server) Secrets() []string {
-	return []string{SecretKey, SessionToken, LogSignature, s.KeyPEM}
+	return []string{SecretKey, SessionToken, LogSignature, s.KeyBase64}
 }
 
 // Problems lists every request the real services would have refused.
