@@ -7,6 +7,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -194,3 +195,10 @@ func Clean() error {
 	}
 	return os.RemoveAll(workDir)
 }
+
+// Notarize submits dist/'s signed pkg to Apple's notary service and waits, bounded, for the verdict; a rejection prints Apple's log (CTRLD_NOTARY_ISSUER, CTRLD_NOTARY_KEY_ID, CTRLD_NOTARY_KEY: the App Store Connect API key).
+func Notarize() error { return release.Notarize(context.Background(), distDir, os.Getenv, os.Stdout) }
+
+// Staple appends Apple's ticket to dist/'s notarized pkg, as Apple's stapler does, and updates SHA256SUMS and manifest.json.
+func Staple() error { return release.Staple(context.Background(), distDir, os.Getenv, os.Stdout) }
+
