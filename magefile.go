@@ -201,4 +201,3 @@ func Notarize() error { return release.Notarize(context.Background(), distDir, o
 
 // Staple appends Apple's ticket to dist/'s notarized pkg, as Apple's stapler does, and updates SHA256SUMS and manifest.json.
 func Staple() error { return release.Staple(context.Background(), distDir, os.Getenv, os.Stdout) }
-
