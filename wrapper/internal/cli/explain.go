@@ -121,20 +121,7 @@ func section(b *strings.Builder, title, text string) {
 }
 
 // wrap writes text indented, broken at spaces to fit wrapWidth.
-func wrap(b *strings.Builder, text string) {
-	line := indent
-	for _, word := range strings.Fields(text) {
-		if len(line) > len(indent) && len(line)+1+len(word) > wrapWidth {
-			b.WriteString(line + "\n")
-			line = indent
-		}
-		if len(line) > len(indent) {
-			line += " "
-		}
-		line += word
-	}
-	b.WriteString(line + "\n")
-}
+func wrap(b *strings.Builder, text string) { wrapIndented(b, text, indent, wrapWidth) }
 
 func orDash(s string) string {
 	if s == "" {

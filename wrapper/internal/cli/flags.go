@@ -44,7 +44,7 @@ func describeFlagError(fs *flag.FlagSet, err error) string {
 	msg := err.Error()
 	switch {
 	case strings.HasPrefix(msg, "flag provided but not defined: "):
-		return "unknown flag"
+		return "unknown flag" + suggestion(strings.TrimPrefix(msg, "flag provided but not defined: "), flagNames(fs), "--")
 	case strings.HasPrefix(msg, "flag needs an argument: "):
 		return "flag needs a value: " + knownFlag(fs, strings.TrimPrefix(msg, "flag needs an argument: "))
 	case strings.HasPrefix(msg, "invalid value "), strings.HasPrefix(msg, "invalid boolean value "):
@@ -66,19 +66,25 @@ func knownFlag(fs *flag.FlagSet, name string) string {
 	return "--" + name
 }
 
-// durationFlag accepts only positive Go durations.
-type durationFlag struct{ d *time.Duration }
+// durationFlag accepts only positive Go durations, and zero when
+// zeroMeans says what zero does.
+type durationFlag struct {
+	d         *time.Duration
+	zeroMeans bool
+}
 
 func (f durationFlag) String() string {
 	if f.d == nil {
 		return ""
 	}
-	return f.d.String()
+	return shortDuration(*f.d)
 }
+
+func (f durationFlag) Placeholder() string { return "DURATION" }
 
 func (f durationFlag) Set(s string) error {
 	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
+	if err != nil || d < 0 || d == 0 && !f.zeroMeans {
 		return fmt.Errorf("bad duration")
 	}
 	*f.d = d
@@ -86,7 +92,7 @@ func (f durationFlag) Set(s string) error {
 }
 
 func printUsageError(w io.Writer, cmd string, err error) {
-	fmt.Fprintf(w, "%[1]s %[2]s: %[3]v\nrun \"%[1]s %[2]s -h\" for its flags\n", contract.Wrapper, cmd, err)
+	fmt.Fprintf(w, "%[1]s %[2]s: %[3]v\nrun \"%[1]s %[2]s -h\" for its usage\n", contract.Wrapper, cmd, err)
 }
 
 // parseOrExplain parses a subcommand's flags. It returns done=true with
@@ -98,8 +104,7 @@ func parseOrExplain(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (
 	case err == nil:
 		return 0, false
 	case errors.Is(err, flag.ErrHelp):
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
+		writeHelp(stdout, fs)
 		return exitOK, true
 	}
 	printUsageError(stderr, fs.Name(), err)
@@ -118,6 +123,17 @@ func (f textSetting) String() string {
 		return ""
 	}
 	return f.s[f.k]
+}
+
+// Placeholder names a setting's value: its choices, or the last word of
+// its flag.
+func (f textSetting) Placeholder() string {
+	st, _ := settings.Lookup(f.k)
+	if len(st.Choices) > 0 {
+		return strings.Join(st.ChoiceValues(), "|")
+	}
+	words := strings.Split(st.Flag, "-")
+	return strings.ToUpper(words[len(words)-1])
 }
 
 func (f textSetting) Set(v string) error {
@@ -170,8 +186,8 @@ func settingFlags(fs *flag.FlagSet, in *provision.Input) {
 // know where ctrld and its home dir are (last, explain, uninstall).
 func locationFlags(name string, in *provision.Input) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.StringVar(&in.Ctrld, "ctrld", "", "the ctrld binary (default: "+strings.Join(contract.CtrldNames, " or ")+" beside "+contract.Wrapper+")")
-	fs.StringVar(&in.Home, "home", "", "ctrld home dir, holding "+contract.ResultFile+" (default: "+contract.Home+"; Windows: the ctrld folder, with the record under ProgramData)")
+	fs.StringVar(&in.Ctrld, "ctrld", "", "`PATH` of the ctrld binary (default "+strings.Join(contract.CtrldNames, " or ")+" beside "+contract.Wrapper+")")
+	fs.StringVar(&in.Home, "home", "", "ctrld home `DIR`, holding "+contract.ResultFile+" (default "+contract.Home+"; Windows: the ctrld folder, with the record under ProgramData)")
 	return fs
 }
 

@@ -19,15 +19,15 @@ const stdinName = "-"
 // --json, and with --html FILE a self-contained page. Its output is built
 // from the code table alone, so no input row, and no token in one, can
 // reach it.
-func runReport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+func runReport(sys System, args []string, stdout, stderr io.Writer) int {
+	stdin := sys.Stdin
+	fs := newFlagSet("report")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	htmlFile := fs.String("html", "", "also write the report as one self-contained HTML page to `FILE`")
 	column := fs.String("column", "", "read the CSV column with this header `NAME` (default: the column holding result lines, or Intune's ErrorCode)")
 	files, err := parseWithFiles(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
+		writeHelp(stdout, fs)
 		return exitOK
 	}
 	if err != nil {
