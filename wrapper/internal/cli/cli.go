@@ -17,9 +17,12 @@ var Version = "dev"
 
 // Exit codes outside the code table.
 const (
-	exitOK    = 0
-	exitNone  = 1 // `last` or `explain` found no recorded line
-	exitUsage = 2
+	exitOK   = 0
+	exitNone = 1 // `last` or `explain` found no recorded line
+	// exitFailed is a command that could not do its work for a reason
+	// that is not a usage error: `report` could not read an input.
+	exitFailed = 1
+	exitUsage  = 2
 )
 
 // interruptedExit is WRAPPER_INTERRUPTED's exit code, for the commands
