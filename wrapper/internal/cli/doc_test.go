@@ -33,7 +33,7 @@ func TestSupportDocListsTheCommandLineExits(t *testing.T) {
 		exit  int
 		words []string
 	}{
-		{exitNone, []string{"`last`", "`explain`", "`configured`"}},
+		{exitNone, []string{"last`", "`explain`", "`configured`"}},
 		{exitFailed, []string{"`report`"}},
 		{exitUsage, []string{"usage error", "-h"}},
 	} {
