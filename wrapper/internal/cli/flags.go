@@ -52,10 +52,25 @@ func describeFlagError(fs *flag.FlagSet, err error) string {
 		// "invalid boolean value "x" for -dev: ...".
 		if i := strings.LastIndex(msg, " for "); i >= 0 {
 			name, _, _ := strings.Cut(strings.TrimPrefix(msg[i+len(" for "):], "flag "), ":")
-			return "invalid value for flag " + knownFlag(fs, name)
+			return "invalid value for flag " + knownFlag(fs, name) + wanted(fs, name)
 		}
 	}
 	return "invalid flags"
+}
+
+// wanter is a flag value that says what it takes, in words of ours.
+type wanter interface{ Want() string }
+
+// wanted says what a known flag takes, when its value says.
+func wanted(fs *flag.FlagSet, name string) string {
+	f := fs.Lookup(strings.TrimLeft(name, "-"))
+	if f == nil {
+		return ""
+	}
+	if w, ok := f.Value.(wanter); ok {
+		return ": want " + w.Want()
+	}
+	return ""
 }
 
 func knownFlag(fs *flag.FlagSet, name string) string {
@@ -81,6 +96,13 @@ func (f durationFlag) String() string {
 }
 
 func (f durationFlag) Placeholder() string { return "DURATION" }
+
+func (f durationFlag) Want() string {
+	if f.zeroMeans {
+		return "a duration such as 2m, or 0"
+	}
+	return "a positive duration such as 30s"
+}
 
 func (f durationFlag) Set(s string) error {
 	d, err := time.ParseDuration(s)
