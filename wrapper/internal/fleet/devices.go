@@ -3,6 +3,7 @@ package fleet
 import (
 	"bytes"
 	"hash/maphash"
+	"math"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
@@ -21,12 +22,33 @@ var timeColumns = []string{"LastModifiedDateTime", "Last Check-in", "Last Invent
 // timeLayouts are the ways those columns write a time.
 var timeLayouts = []string{time.RFC3339, "2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02 15:04"}
 
-// attempt is what one row says of a named device. No byte of the row is
-// kept: the device is known by a hash of its name.
+// attempt is what one row says of a named device, in few bytes: a
+// fleet may have millions. No byte of the row is kept: the device is
+// known by a hash of its name, its outcome by its exit (only codes of
+// the table are read), its time in seconds, noTime when undated.
 type attempt struct {
-	outcome codes.Outcome
+	exit    uint8
 	reading reading
-	at      time.Time
+	at      int64
+}
+
+const noTime = math.MinInt64
+
+func newAttempt(o codes.Outcome, r reading, at time.Time) attempt {
+	a := attempt{exit: uint8(o.Exit()), reading: r, at: noTime}
+	if !at.IsZero() {
+		a.at = at.Unix()
+	}
+	return a
+}
+
+// outcome is the table's outcome for the attempt's exit.
+func (a attempt) outcome() codes.Outcome {
+	if a.exit == 0 {
+		return codes.Success
+	}
+	c, _ := codes.ByExit(int(a.exit))
+	return codes.Failure(c)
 }
 
 // supersedes reports whether a is a later attempt than prev. A row with
@@ -38,8 +60,8 @@ func (a attempt) supersedes(prev attempt) bool {
 		return false
 	case prev.reading == readEmpty && a.reading != readEmpty:
 		return true
-	case !a.at.IsZero() && !prev.at.IsZero() && !a.at.Equal(prev.at):
-		return a.at.After(prev.at)
+	case a.at != noTime && prev.at != noTime && a.at != prev.at:
+		return a.at > prev.at
 	}
 	return true
 }
@@ -47,7 +69,13 @@ func (a attempt) supersedes(prev attempt) bool {
 // deviceKey is the hash a device is known by, the same for its name in
 // any case and in any input.
 func (t *Tally) deviceKey(name []byte) uint64 {
-	return maphash.Bytes(t.seed, bytes.ToLower(bytes.TrimSpace(name)))
+	t.lower = append(t.lower[:0], bytes.TrimSpace(name)...)
+	for i, c := range t.lower {
+		if 'A' <= c && c <= 'Z' {
+			t.lower[i] = c + 'a' - 'A'
+		}
+	}
+	return maphash.Bytes(t.seed, t.lower)
 }
 
 // addDevice counts a row that names its device: the device counts once,
@@ -57,22 +85,31 @@ func (t *Tally) addDevice(name []byte, a attempt) {
 	prev, seen := t.seen[key]
 	if !seen {
 		t.seen[key] = a
-		t.count(a.outcome, a.reading, true, 1)
+		t.count(a.outcome(), a.reading, true, 1)
 		return
 	}
 	t.Folded++
 	if !a.supersedes(prev) {
 		return
 	}
-	t.count(prev.outcome, prev.reading, true, -1)
-	t.count(a.outcome, a.reading, true, 1)
+	t.count(prev.outcome(), prev.reading, true, -1)
+	t.count(a.outcome(), a.reading, true, 1)
 	t.seen[key] = a
 }
 
-// parseTime reads a time column's value; zero when it is not one.
-func parseTime(v string) time.Time {
-	for _, layout := range timeLayouts {
+// parseTime reads a time column's value; zero when it is not one. The
+// layout that read the last value is tried first: an export writes every
+// time one way.
+func (t *Tally) parseTime(v string) time.Time {
+	if v == "" {
+		return time.Time{}
+	}
+	if at, err := time.Parse(timeLayouts[t.layout], v); err == nil {
+		return at
+	}
+	for i, layout := range timeLayouts {
 		if at, err := time.Parse(layout, v); err == nil {
+			t.layout = i
 			return at
 		}
 	}

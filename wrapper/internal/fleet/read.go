@@ -131,7 +131,7 @@ func (t *Tally) csvRow(rec record, split *splitter, cols columns) {
 		t.add(o, r)
 		return
 	}
-	t.addDevice([]byte(name), attempt{outcome: o, reading: r, at: parseTime(field(fields, cols.time))})
+	t.addDevice([]byte(name), newAttempt(o, r, t.parseTime(field(fields, cols.time))))
 }
 
 // field is the 1-based column col of fields, empty when it is not there.

@@ -22,6 +22,10 @@ type Tally struct {
 	devices, attempts map[codes.Outcome]int
 	seen              map[uint64]attempt
 	seed              maphash.Seed
+	// layout is the time layout that read the last time; lower is the
+	// buffer a device's name is folded to lower case in.
+	layout int
+	lower  []byte
 	// Folded rows named a device another row had named already: each
 	// device counts once, by its latest attempt.
 	Folded int
