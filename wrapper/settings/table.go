@@ -99,7 +99,7 @@ var Table = []Setting{
 		Rule:        hostnameRule,
 		Ctrld:       func(v string) []string { return []string{"--custom-hostname=" + v} },
 		Flag:        "custom-hostname",
-		FlagUsage:   "CustomHostname setting (beats managed settings)",
+		FlagUsage:   "CustomHostname setting: " + hostnameRule + " (beats managed settings)",
 		MSIProperty: "CUSTOM_HOSTNAME",
 		Doc: Doc{
 			Title:   "Custom hostname",
