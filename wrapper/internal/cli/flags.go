@@ -207,7 +207,7 @@ func settingFlags(fs *flag.FlagSet, in *provision.Input) {
 // locationFlags is the command line of the subcommands that only need to
 // know where ctrld and its home dir are (last, explain, uninstall).
 func locationFlags(name string, in *provision.Input) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs := newFlagSet(name)
 	fs.StringVar(&in.Ctrld, "ctrld", "", "`PATH` of the ctrld binary (default "+strings.Join(contract.CtrldNames, " or ")+" beside "+contract.Wrapper+")")
 	fs.StringVar(&in.Home, "home", "", "ctrld home `DIR`, holding "+contract.ResultFile+" (default "+contract.Home+"; Windows: the ctrld folder, with the record under ProgramData)")
 	return fs
