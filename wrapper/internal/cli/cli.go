@@ -42,6 +42,10 @@ commands:
   install-msi FILE.msi [PROPERTY=value...]
            Windows (Intune Win32 apps, RMM): run msiexec on the MSI and exit with
            the stage code (21-69), or msiexec's 0, 3010, 1641, 1618; else 1603
+  check-path [--dir] PATH
+           for install.sh: print PATH resolved as the kernel resolves it when
+           only root can replace the file (--dir: the folder) there; else say
+           why on stderr and exit 62
   codes    print the provisioning code table (--json for JSON)
   report [FILE...]
            count devices per code in fleet exports (Jamf extension-attribute
@@ -88,6 +92,8 @@ func Run(sys System, args []string, stdout, stderr io.Writer) int {
 		return runUninstall(sys, args[1:], stdout, stderr)
 	case "install-msi":
 		return runInstallMSI(sys, args[1:], stdout, stderr)
+	case "check-path":
+		return runCheckPath(args[1:], stdout, stderr)
 	case "codes":
 		return runCodes(args[1:], stdout, stderr)
 	case "report":
