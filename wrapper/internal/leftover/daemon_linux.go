@@ -27,12 +27,15 @@ func StopDaemons(procDir, binary string, grace time.Duration) int {
 	defer release(tree)
 	signalAll(tree, syscall.SIGTERM)
 	deadline := time.Now().Add(grace)
-	for running(tree) && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
+	for left := grace; running(tree) && left > 0; left = time.Until(deadline) {
+		time.Sleep(min(exitPoll, left))
 	}
 	signalAll(tree, syscall.SIGKILL)
 	return len(tree)
 }
+
+// exitPoll is how often StopDaemons looks whether its processes exited.
+const exitPoll = 100 * time.Millisecond
 
 // held maps a pid to the process found with it.
 type held map[int]proc.Held

@@ -59,9 +59,11 @@ func uninstallService(ctx context.Context, cfg Config, osys platform.OS, limit t
 	}
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
+	ctx, grace, cancelRun := proc.WithinDeadline(ctx, cfg.Grace)
+	defer cancelRun()
 	res, err := proc.Run(ctx, proc.Spec{
 		Path: run, Args: []string{"uninstall"}, Env: cfg.Env,
-		Grace: cfg.Grace,
+		Grace: grace,
 	})
 	if err != nil {
 		return ExitUninstallFailed
