@@ -46,11 +46,11 @@ func CheckReplaceable(t Tree, path string, trusted func(uid uint32) bool) (strin
 	if err != nil {
 		return "", err
 	}
-	real, err := resolve(t, dir, trusted)
+	folder, err := resolve(t, dir, trusted)
 	if err != nil {
 		return "", err
 	}
-	use := filepath.Join(real.path, name)
+	use := filepath.Join(folder.path, name)
 	file, err := resolve(t, use, trusted)
 	if err != nil {
 		return "", err
@@ -66,14 +66,14 @@ func CheckFolder(t Tree, path string, trusted func(uid uint32) bool) (string, er
 	if !filepath.IsAbs(path) {
 		return "", fmt.Errorf("%w: %s is not an absolute path", ErrReplaceable, path)
 	}
-	real, err := resolve(t, path, trusted)
+	folder, err := resolve(t, path, trusted)
 	if err != nil {
 		return "", err
 	}
-	if err := checkDir(real.path, real.node, trusted); err != nil {
+	if err := checkDir(folder.path, folder.node, trusted); err != nil {
 		return "", err
 	}
-	return real.path, checkEntry(real.path, real.node, real.path, Node{UID: 0}, trusted)
+	return folder.path, checkEntry(folder.path, folder.node, folder.path, Node{UID: 0}, trusted)
 }
 
 // splitFile splits an absolute file path at its last slash, without
