@@ -8,18 +8,16 @@ import (
 )
 
 // Hold takes a handle on process pid (a pidfd): signals sent through it
-// reach that process only, never one that reuses its pid. A kernel
-// without pidfds (before 5.3) gets the start-time check instead.
+// reach that process only, never one that reuses its pid. Where no pidfd
+// can be had (a kernel before 5.3, a sandbox that forbids the call) the
+// start-time check stands in.
 func Hold(pid int) (Held, error) {
 	fd, err := unix.PidfdOpen(pid, 0)
-	if errors.Is(err, unix.ENOSYS) {
-		return holdByStart(pid)
-	}
-	if errors.Is(err, unix.ESRCH) {
+	switch {
+	case errors.Is(err, unix.ESRCH):
 		return nil, ErrGone
-	}
-	if err != nil {
-		return nil, err
+	case err != nil:
+		return holdByStart(pid)
 	}
 	return &pidfd{fd: fd}, nil
 }
