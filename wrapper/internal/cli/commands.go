@@ -34,6 +34,7 @@ func commandTable() []command {
 		{name: "explain", summary: "explain the last recorded line: its code, the next safe action, the evidence", detail: "It shows the attempt's time and versions, what the code means, the next safe action and the evidence ctrld recorded for that attempt (bounded, token redacted).", run: runExplain},
 		{name: "uninstall", summary: "package removal: ctrld uninstall, then delete the wrapper's records", run: runUninstall},
 		{name: "install-msi", args: "FILE.msi [PROPERTY=value...]", summary: "Windows (Intune Win32 apps, RMM): run msiexec on the MSI and exit with its stage code", detail: installMSIDetail(), run: runInstallMSI},
+		{name: "check-path", args: "PATH", summary: "for install.sh: print PATH as the kernel resolves it when only root can replace it", detail: checkPathDetail(), run: runCheckPath},
 		{name: "codes", summary: "print the provisioning code table", run: runCodes},
 		{name: "report", args: "[FILE...]", summary: "count devices per code in fleet exports", detail: reportDetail, run: runReport},
 		{name: "version", summary: "print the version", run: runVersion},
@@ -66,6 +67,10 @@ func writeUsage(w io.Writer) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nrun \"%s <command> -h\" for a command's usage and flags.\n", contract.Wrapper)
+}
+
+func checkPathDetail() string {
+	return fmt.Sprintf("With --dir PATH is a folder files will be put in. When another user could replace it, it says why on stderr and exits %d, what start answers for such a ctrld.", exitRefused)
 }
 
 func preflightDetail() string {
