@@ -24,6 +24,7 @@ import (
 	"github.com/ctrld-install/ctrld-install/installers/linux"
 	"github.com/ctrld-install/ctrld-install/installers/signing"
 	"github.com/ctrld-install/ctrld-install/internal/release"
+	"github.com/ctrld-install/ctrld-install/internal/secretenv"
 )
 
 const (
@@ -105,8 +106,17 @@ func aptInstall(pkgs []string) error {
 	return sh.RunWith(env, "apt-get", append([]string{"install", "-y", "-qq", "--no-install-recommends"}, pkgs...)...)
 }
 
+// secrets are the signing inputs, taken before any target runs (from
+// mage.go's hand-off, or the environment) and out of the environment from
+// then on: every target of the run signs with them, and no process a
+// target starts (git, apt-get, go build) sees a key path or a password.
+var secrets, secretsErr = secretenv.Take()
+
 // config reads the release inputs from the environment.
 func config() (release.Config, error) {
+	if secretsErr != nil {
+		return release.Config{}, secretsErr
+	}
 	repo, _ := os.Getwd()
 	cfg := release.Config{
 		Out: distDir, Work: workDir, Repo: repo, Progress: os.Stdout,
@@ -115,15 +125,12 @@ func config() (release.Config, error) {
 	}
 	// The identities load and are checked before anything is built; the
 	// messages name files and certificates, never key material.
-	ids, err := signing.FromEnv(os.Getenv)
+	ids, err := signing.FromEnv(secrets.Getenv)
 	if err != nil {
 		return cfg, err
 	}
 	cfg.Signing = release.Signing{Windows: ids.Windows, Pkg: ids.Pkg,
-		PackageGPGKey: os.Getenv(linux.KeyEnv), PackageGPGPassphrase: os.Getenv(linux.PassphraseEnv)}
-	// Read: from here on no process the release starts (git, apt-get, go
-	// build) sees a key path or a password.
-	release.ForgetSecrets()
+		PackageGPGKey: secrets.Getenv(linux.KeyEnv), PackageGPGPassphrase: secrets.Getenv(linux.PassphraseEnv)}
 	if cfg.Version == "" && cfg.ArchiveDir == "" {
 		v, err := gitVersion()
 		if err != nil {
