@@ -60,6 +60,11 @@ func Rpm() error { return dist("rpm") }
 // Tarball builds the tar.gz archives with install.sh (amd64, arm64, 386, armv5, armv6, armv7) into dist/.
 func Tarball() error { return dist("tar.gz") }
 
+// CtrldInstall builds the admin's standalone ctrld-install into dist/: a zip per Windows architecture (ctrld-install.exe, Authenticode-signed as for the MSIs), a zip of the universal macOS binary and a tar.gz per Linux architecture.
+func CtrldInstall() error {
+	return dist("ctrld-install-windows", "ctrld-install-darwin", "ctrld-install-linux")
+}
+
 // IntuneCodes writes dist/intune-return-codes.json (Graph win32LobAppReturnCode entries) from the code table.
 func IntuneCodes() error { return dist("intune-return-codes") }
 

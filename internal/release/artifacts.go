@@ -75,7 +75,7 @@ func (c Config) demoName(name string) string {
 	if !c.Demo() {
 		return name
 	}
-	for _, ext := range []string{".tar.gz", ".deb", ".rpm", ".pkg", ".msi"} {
+	for _, ext := range []string{".tar.gz", ".deb", ".rpm", ".pkg", ".msi", ".zip"} {
 		if base, ok := strings.CutSuffix(name, ext); ok {
 			return base + "-DEMO" + ext
 		}
