@@ -22,6 +22,7 @@ import (
 	"github.com/ctrld-install/ctrld-install/installers/linux"
 	"github.com/ctrld-install/ctrld-install/installers/signing"
 	"github.com/ctrld-install/ctrld-install/internal/release"
+	"github.com/ctrld-install/ctrld-install/internal/secretenv"
 	"github.com/ctrld-install/ctrld-install/internal/testing/tiers"
 )
 
@@ -61,6 +62,11 @@ func Rpm() error { return dist("rpm") }
 // Tarball builds the tar.gz archives with install.sh into dist/ (platforms: see kinds).
 func Tarball() error { return dist("tar.gz") }
 
+// CtrldInstall builds the admin's standalone ctrld-install into dist/: a zip per Windows architecture (ctrld-install.exe, Authenticode-signed as for the MSIs), a zip of the universal macOS binary and a tar.gz per Linux architecture.
+func CtrldInstall() error {
+	return dist("ctrld-install-windows", "ctrld-install-darwin", "ctrld-install-linux")
+}
+
 // IntuneCodes writes dist/intune-return-codes.json (Graph win32LobAppReturnCode entries) from the code table.
 func IntuneCodes() error { return dist("intune-return-codes") }
 
@@ -87,8 +93,26 @@ func dist(kinds ...string) error {
 	return err
 }
 
+// secrets are the signing inputs, taken before any target runs (from
+// mage.go's hand-off, or the environment) and out of the environment from
+// then on: every target of the run signs with them, and no process a
+// target starts (git, apt-get, go build) sees a key path or a password.
+var secrets, secretsErr = secretenv.Take()
+
+// input is a release input by name: a secret from the run's secrets, the
+// rest from the environment.
+func input(name string) string {
+	if secretenv.IsSecret(name) {
+		return secrets.Getenv(name)
+	}
+	return os.Getenv(name)
+}
+
 // config reads the release inputs from the environment.
 func config() (release.Config, error) {
+	if secretsErr != nil {
+		return release.Config{}, secretsErr
+	}
 	repo, _ := os.Getwd()
 	cfg := release.Config{
 		Out: distDir, Work: workDir, Repo: repo, Progress: os.Stdout,
@@ -97,15 +121,12 @@ func config() (release.Config, error) {
 	}
 	// The identities load and are checked before anything is built; the
 	// messages name files and certificates, never key material.
-	ids, err := signing.FromEnv(os.Getenv)
+	ids, err := signing.FromEnv(secrets.Getenv)
 	if err != nil {
 		return cfg, err
 	}
 	cfg.Signing = release.Signing{Windows: ids.Windows, Pkg: ids.Pkg,
-		PackageGPGKey: os.Getenv(linux.KeyEnv), PackageGPGPassphrase: os.Getenv(linux.PassphraseEnv)}
-	// Read: from here on no process the release starts (git, apt-get, go
-	// build) sees a key path or a password.
-	release.ForgetSecrets()
+		PackageGPGKey: secrets.Getenv(linux.KeyEnv), PackageGPGPassphrase: secrets.Getenv(linux.PassphraseEnv)}
 	if cfg.Version == "" && cfg.ArchiveDir == "" {
 		v, err := gitVersion()
 		if err != nil {
@@ -197,7 +218,7 @@ func Clean() error {
 }
 
 // Notarize submits dist/'s signed pkg to Apple's notary service and waits, bounded, for the verdict; a rejection prints Apple's log (CTRLD_NOTARY_ISSUER, CTRLD_NOTARY_KEY_ID, CTRLD_NOTARY_KEY: the App Store Connect API key).
-func Notarize() error { return release.Notarize(context.Background(), distDir, os.Getenv, os.Stdout) }
+func Notarize() error { return release.Notarize(context.Background(), distDir, input, os.Stdout) }
 
 // Staple appends Apple's ticket to dist/'s notarized pkg, as Apple's stapler does, and updates SHA256SUMS and manifest.json.
-func Staple() error { return release.Staple(context.Background(), distDir, os.Getenv, os.Stdout) }
+func Staple() error { return release.Staple(context.Background(), distDir, input, os.Stdout) }

@@ -3,6 +3,7 @@ package release
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,10 +25,17 @@ type Artifact struct {
 	Took time.Duration `json:"-"`
 }
 
+// ErrNotSigned is a build asked to sign that came out unsigned: it fails
+// rather than leave an unsigned artifact where a signed one was wanted.
+var ErrNotSigned = errors.New("built unsigned although its signing inputs are set")
+
 // job is one installer to build, with what the manifest says about it.
 type job struct {
 	kind, os, arch string
 	installer      Installer
+	// signs: the kind's signing inputs are set, so an unsigned result
+	// is a failure, never an artifact.
+	signs bool
 }
 
 // jobs makes one job per installer of every kind, and says once per kind
@@ -36,14 +44,15 @@ func (c Config) jobs(kinds []Kind, staged map[Platform]Binaries) []job {
 	var jobs []job
 	for _, k := range kinds {
 		base := Input{Version: c.Version, MTime: c.MTime, Signing: c.Signing}
-		switch by := k.signedBy(c.Signing); {
+		by := k.signedBy(c.Signing)
+		switch {
 		case by != "":
 			c.progress("%s: signed with %s", k.Name, by)
 		case k.HowToSign != "":
 			c.progress("%s: unsigned (to sign: %s)", k.Name, k.HowToSign)
 		}
 		for _, in := range k.inputs(base, staged) {
-			jobs = append(jobs, job{kind: k.Name, os: k.OS, arch: inputArch(in), installer: k.New(in)})
+			jobs = append(jobs, job{kind: k.Name, os: k.OS, arch: inputArch(in), installer: k.New(in), signs: by != ""})
 		}
 	}
 	return jobs
@@ -66,7 +75,7 @@ func (c Config) demoName(name string) string {
 	if !c.Demo() {
 		return name
 	}
-	for _, ext := range []string{".tar.gz", ".deb", ".rpm", ".pkg", ".msi"} {
+	for _, ext := range []string{".tar.gz", ".deb", ".rpm", ".pkg", ".msi", ".zip"} {
 		if base, ok := strings.CutSuffix(name, ext); ok {
 			return base + "-DEMO" + ext
 		}
@@ -79,6 +88,10 @@ func (c Config) runJob(j job) (Artifact, error) {
 	name := c.demoName(j.installer.FileName())
 	path := filepath.Join(c.Out, name)
 	signed, err := buildFile(path, j.installer)
+	if err == nil && j.signs && !signed {
+		os.Remove(path)
+		err = ErrNotSigned
+	}
 	if err != nil {
 		return Artifact{}, fmt.Errorf("%s: %w", name, err)
 	}

@@ -75,6 +75,16 @@ var Kinds = []Kind{
 		SignedBy: gpgSignedBy, HowToSign: linux.KeyEnv,
 	},
 	{Name: "tar.gz", OS: "linux", New: newLinux(linux.Tarball), Platforms: platformsOf("linux", LinuxArches)},
+	{
+		Name: standaloneWindows, OS: "windows", New: newStandaloneWindows, Platforms: platformsOf("windows", MsiArches),
+		SignedBy: msiSignedBy, HowToSign: "CTRLD_SIGN_WINDOWS_CERT and CTRLD_SIGN_WINDOWS_KEY, or CTRLD_SIGN_WINDOWS_PFX",
+	},
+	// Unsigned until Mach-O code signing exists (codeSignMacSlices).
+	{
+		Name: standaloneDarwin, OS: "darwin", Universal: true, New: newStandaloneDarwin,
+		Platforms: []Platform{{"darwin", "amd64"}, {"darwin", "arm64"}},
+	},
+	{Name: standaloneLinux, OS: "linux", New: newStandaloneLinux, Platforms: platformsOf("linux", LinuxArches)},
 	{Name: "intune-return-codes", OS: "windows", Universal: true, New: newIntuneCodes},
 }
 

@@ -68,7 +68,8 @@ type Config struct {
 	// Repo is the module root, for go build.
 	Repo string
 	// Kinds limits the build to these artifact kinds (pkg, msi, deb, rpm,
-	// tar.gz, intune-return-codes); empty builds all.
+	// tar.gz, ctrld-install-windows, ctrld-install-darwin,
+	// ctrld-install-linux, intune-return-codes); empty builds all.
 	Kinds []string
 
 	out *progressWriter

@@ -23,12 +23,12 @@ var AdviceByCode = map[string]Advice{
 	"CUSTOM_HOSTNAME_INVALID": {
 		"CustomHostname is not an RFC 1123 name of 3 to 64 characters (letters, digits, hyphens, dots).",
 		"Fix CustomHostname in the profile, policy or settings file, or remove it, then reinstall.",
-		"The OS log (syslog, journal, Event Viewer) quotes the refused value with any token redacted.",
+		"The OS log (syslog, journal, Event Viewer) describes the refused value by its length and kinds of characters, never quoting it.",
 	},
 	"INTERCEPT_MODE_INVALID": {
 		"InterceptMode is neither `standard` nor `intercept-dns` on a fresh install (on an upgrade it is only a warning).",
 		"Set InterceptMode to `standard` or `intercept-dns`, or remove it, then reinstall.",
-		"The OS log quotes the refused value with any token redacted.",
+		"The OS log describes the refused value by its length and kinds of characters, never quoting it.",
 	},
 	"INVALID_FLAG_COMBINATION": {
 		"ctrld was given flags that cannot be used together. The wrapper builds those flags, so this points at a packaging bug.",

@@ -253,9 +253,8 @@ func (p *Provisioner) undo() {
 }
 
 // checkInputs reports ctrld's own input codes for settings ctrld would
-// refuse, so one failure has one code whoever finds it. The offending
-// value goes to the OS log only, with the token redacted from it; the
-// token itself is never echoed.
+// refuse, so one failure has one code whoever finds it. The OS log
+// describes the offending value, never quoting it.
 func (p *Provisioner) checkInputs(s settings.Settings) (codes.Outcome, bool) {
 	for _, check := range InputChecks {
 		if c, why, bad := check.Judge(s, p.seen); bad {
@@ -267,8 +266,8 @@ func (p *Provisioner) checkInputs(s settings.Settings) (codes.Outcome, bool) {
 }
 
 // InputCheck judges one setting as ctrld would. When the setting is bad,
-// Judge returns ctrld's input code and why, in words that never quote
-// the token: seen holds every token value met, for redaction.
+// Judge returns ctrld's input code and why, in words that quote no value
+// (seen, every token value met, is there for checks that would).
 type InputCheck struct {
 	Key   settings.Key
 	Judge func(s settings.Settings, seen []string) (c codes.Code, why string, bad bool)
@@ -296,20 +295,21 @@ func judge(st settings.Setting) func(settings.Settings, []string) (codes.Code, s
 		if !set || st.Accepts(v) {
 			return codes.Code{}, "", false
 		}
-		return st.Invalid, refusal(st, v, seen), true
+		return st.Invalid, refusal(st, v), true
 	}
 }
 
-// refusal says why ctrld would refuse v. A secret or free-text value is
-// only described; a value that is not one of the choices is echoed with
-// every token redacted from it.
-func refusal(st settings.Setting, v string, seen []string) string {
+// refusal says why ctrld would refuse v without quoting any of it: a
+// bad value of any setting may be a token typed into the wrong field, and
+// whether a token is known to redact or not, only the value's length and
+// kinds of characters are told. An enumerated setting names its choices.
+func refusal(st settings.Setting, v string) string {
 	key := string(st.Key)
 	switch {
 	case st.Secret:
 		return key + " is malformed (" + secret.Describe(v) + "; " + st.Rule + ")"
 	case len(st.Choices) > 0:
-		return fmt.Sprintf("%s %q is not %s", key, secret.Echo(v, seen...), strings.Join(st.ChoiceValues(), " or "))
+		return key + " (" + secret.Describe(v) + ") is not " + strings.Join(st.ChoiceValues(), " or ")
 	}
 	return key + " (" + secret.Describe(v) + ") is not " + st.Rule
 }
@@ -338,7 +338,7 @@ func (p *Provisioner) upgrade(ctx context.Context, svc platform.Service) codes.O
 			return p.start(ctx, svc, []string{"start", settings.CtrldInterceptFlag, arg})
 		}
 		intercept, _ := settings.Lookup(settings.InterceptMode)
-		p.warn(refusal(intercept, m, p.seen) + "; ignored on upgrade, service reloaded as it is")
+		p.warn(refusal(intercept, m) + "; ignored on upgrade, service reloaded as it is")
 	}
 	return p.reload(ctx, svc)
 }
