@@ -1,0 +1,200 @@
+package codesign
+
+import (
+	"bytes"
+	"crypto/subtle"
+	"crypto/x509"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/ctrld-install/ctrld-install/installers/macos/macho"
+)
+
+// Signature is one slice's code signature, verified: every page hash
+// matches the image, every special slot matches its blob (or is empty
+// with no blob), and the CMS signature, if any, signs the CodeDirectory
+// and names it in Apple's cdhash attributes.
+type Signature struct {
+	CPU                uint32
+	Identifier, TeamID string
+	Flags              uint32
+	// CDHash is the SHA-256 of the CodeDirectory; Apple's tools show its
+	// first 20 bytes.
+	CDHash []byte
+	// Pages is the number of page hashes; CodeLimit the bytes they cover.
+	Pages     int
+	CodeLimit uint64
+	// Requirement is the designated requirement, in text form; empty for
+	// a signature without one (ad hoc).
+	Requirement string
+	// Leaf is the signing certificate and Certificates every certificate
+	// the CMS signature carries; both nil for an ad-hoc signature.
+	Leaf         *x509.Certificate
+	Certificates []*x509.Certificate
+	SigningTime  time.Time
+	// Timestamp is the RFC 3161 token's time, zero when there is none.
+	Timestamp time.Time
+	// CodeDirectory, Requirements and CMS are the raw blobs' contents:
+	// the CodeDirectory and requirement set whole, the CMS as DER.
+	CodeDirectory, Requirements, CMS []byte
+}
+
+// Adhoc reports whether the signature is ad hoc (no certificate).
+func (s *Signature) Adhoc() bool { return s.Flags&FlagAdhoc != 0 || s.Leaf == nil }
+
+// Runtime reports whether the hardened runtime is on.
+func (s *Signature) Runtime() bool { return s.Flags&FlagRuntime != 0 }
+
+// Reader reads the signatures of a thin or universal file, one slice at
+// a time.
+type Reader struct {
+	slices []macho.Slice
+	roots  *x509.CertPool
+}
+
+// NewReader splits a file into its slices. With roots, every signature's
+// certificate chain (and its timestamp's) must lead to one of them.
+func NewReader(data []byte, roots *x509.CertPool) (*Reader, error) {
+	slices, err := macho.Split(data)
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{slices: slices, roots: roots}, nil
+}
+
+// Next reads and verifies the next slice's signature; io.EOF after the
+// last. A slice without a signature is ErrNotSigned.
+func (r *Reader) Next() (*Signature, error) {
+	if len(r.slices) == 0 {
+		return nil, io.EOF
+	}
+	s := r.slices[0]
+	r.slices = r.slices[1:]
+	sig, err := Read(s.Data, r.roots)
+	if err != nil {
+		return nil, fmt.Errorf("%s slice: %w", cpuName(s.CPU), err)
+	}
+	return sig, nil
+}
+
+// Read reads and verifies the signature of a thin image.
+func Read(image []byte, roots *x509.CertPool) (*Signature, error) {
+	t, err := macho.ParseThin(image)
+	if err != nil {
+		return nil, err
+	}
+	if t.Signature == nil {
+		return nil, ErrNotSigned
+	}
+	blobs, err := readSuperBlob(image[t.Signature.DataOff:t.Signature.DataOff+t.Signature.DataLen], magicEmbeddedSignature)
+	if err != nil {
+		return nil, err
+	}
+	cdBlob, ok := blobs[slotCodeDirectory]
+	if !ok {
+		return nil, invalid("no CodeDirectory")
+	}
+	cd, err := parseCodeDirectory(cdBlob)
+	if err != nil {
+		return nil, err
+	}
+	sig := &Signature{CPU: t.CPU, Identifier: cd.Identifier, TeamID: cd.TeamID, Flags: cd.Flags, CDHash: cdHash(cdBlob),
+		Pages: len(cd.Code), CodeLimit: cd.CodeLimit, CodeDirectory: cdBlob, Requirements: blobs[slotRequirements]}
+	if err := checkPages(cd, image, uint64(t.Signature.DataOff)); err != nil {
+		return nil, err
+	}
+	if err := checkSpecialSlots(cd, blobs); err != nil {
+		return nil, err
+	}
+	if sig.Requirements != nil {
+		if sig.Requirement, err = decompileDesignated(sig.Requirements); err != nil {
+			return nil, err
+		}
+	}
+	if err := sig.readCMS(blobs[slotSignature], roots); err != nil {
+		return nil, err
+	}
+	return sig, nil
+}
+
+func checkPages(cd codeDirectory, image []byte, sigOffset uint64) error {
+	if cd.PageShift != pageShift {
+		return invalid("page size 2^%d, not %d", cd.PageShift, PageSize)
+	}
+	if cd.CodeLimit != sigOffset {
+		return invalid("the page hashes cover %d bytes, the signature starts at %d", cd.CodeLimit, sigOffset)
+	}
+	pages := hashPages(image[:cd.CodeLimit])
+	if len(pages) != len(cd.Code) {
+		return invalid("%d page hashes for %d pages", len(cd.Code), len(pages))
+	}
+	for i := range pages {
+		if subtle.ConstantTimeCompare(pages[i], cd.Code[i]) != 1 {
+			return invalid("page %d (bytes %d-) does not match its hash", i, i*PageSize)
+		}
+	}
+	return nil
+}
+
+// checkSpecialSlots: a slot with a blob holds its hash; a slot without
+// one is zero.
+func checkSpecialSlots(cd codeDirectory, blobs map[uint32][]byte) error {
+	for i, h := range cd.Special {
+		slot := uint32(i + 1)
+		want := make([]byte, hashSize)
+		if b, ok := blobs[slot]; ok {
+			want = cdHash(b)
+		}
+		if !bytes.Equal(h, want) {
+			return invalid("special slot %d does not match its blob", slot)
+		}
+	}
+	if _, ok := blobs[slotRequirements]; ok && len(cd.Special) < slotRequirements {
+		return invalid("a requirement set the CodeDirectory does not hash")
+	}
+	return nil
+}
+
+func (sig *Signature) readCMS(wrapper []byte, roots *x509.CertPool) error {
+	if len(wrapper) <= blobHeaderLen {
+		if roots != nil {
+			return invalid("ad-hoc signature, a certificate was required")
+		}
+		return nil
+	}
+	if _, err := readBlob(wrapper, magicBlobWrapper); err != nil {
+		return err
+	}
+	sig.CMS = wrapper[blobHeaderLen:]
+	ts, err := verifyCMS(sig.CMS, sig.CodeDirectory)
+	if err != nil {
+		return err
+	}
+	sig.Leaf = ts.Certificate
+	sig.Certificates = append([]*x509.Certificate{ts.Certificate}, ts.Intermediates...)
+	if t, err := ts.SignerInfo.SigningTime(); err == nil {
+		sig.SigningTime = t
+	}
+	if ts.CounterSignature != nil {
+		sig.Timestamp = ts.CounterSignature.SigningTime
+	}
+	if roots == nil {
+		return nil
+	}
+	if err := ts.VerifyChain(roots, nil, x509.ExtKeyUsageCodeSigning); err != nil {
+		return invalid("certificate chain: %v", err)
+	}
+	return nil
+}
+
+// hasCertificate reports whether an image's signature carries a CMS
+// blob, whether or not it verifies.
+func hasCertificate(image []byte) bool {
+	t, err := macho.ParseThin(image)
+	if err != nil || t.Signature == nil {
+		return false
+	}
+	blobs, err := readSuperBlob(image[t.Signature.DataOff:t.Signature.DataOff+t.Signature.DataLen], magicEmbeddedSignature)
+	return err == nil && len(blobs[slotSignature]) > blobHeaderLen
+}
