@@ -44,7 +44,7 @@ func Build() error {
 // Dist builds every installer for every platform into dist/, with SHA256SUMS and manifest.json (demo ctrld unless CTRLD_DIR or CTRLD_RELEASE_DIR is set).
 func Dist() error { return dist() }
 
-// Pkg builds the macOS product archive with universal binaries into dist/ (signed in Go when CTRLD_SIGN_PKG_CERT and CTRLD_SIGN_PKG_KEY, or CTRLD_SIGN_PKG_PFX, are set).
+// Pkg builds the macOS product archive with universal binaries into dist/ (signed in Go when CTRLD_SIGN_PKG_CERT and CTRLD_SIGN_PKG_KEY, or CTRLD_SIGN_PKG_PFX, are set; its Mach-O files code-signed when CTRLD_SIGN_MACHO_CERT and CTRLD_SIGN_MACHO_KEY, or CTRLD_SIGN_MACHO_PFX, are set).
 func Pkg() error { return dist("pkg") }
 
 // Msi builds the Windows MSIs (x64, arm64, x86) in Go into dist/ (each ctrld-install.exe and MSI Authenticode-signed in Go when CTRLD_SIGN_WINDOWS_CERT and CTRLD_SIGN_WINDOWS_KEY, or CTRLD_SIGN_WINDOWS_PFX, are set).
@@ -119,7 +119,7 @@ func config() (release.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	cfg.Signing = release.Signing{Windows: ids.Windows, Pkg: ids.Pkg,
+	cfg.Signing = release.Signing{Windows: ids.Windows, Pkg: ids.Pkg, MachO: ids.MachO,
 		PackageGPGKey: os.Getenv(linux.KeyEnv), PackageGPGPassphrase: os.Getenv(linux.PassphraseEnv)}
 	// Read: from here on no process the release starts (git, apt-get, go
 	// build) sees a key path or a password.
