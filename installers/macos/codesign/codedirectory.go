@@ -10,7 +10,7 @@ import (
 const (
 	// cdVersion has the execSeg fields and no runtime-version field.
 	cdVersion     = 0x20400
-	cdHeaderLen   = 88
+	cdHeaderLen   = 88 // the fixed fields, magic and length included
 	hashTypeSHA   = 2 // SHA-256
 	hashSize      = sha256.Size
 	pageShift     = 12
@@ -22,10 +22,8 @@ const (
 
 // CodeDirectory flags.
 const (
-	FlagAdhoc         = 0x2
-	FlagRuntime       = 0x10000 // the hardened runtime
-	FlagLinkerSigned  = 0x20000
-	knownFlagsToWrite = FlagRuntime
+	FlagAdhoc   = 0x2
+	FlagRuntime = 0x10000 // the hardened runtime
 )
 
 // codeDirectory is what a CodeDirectory says.
@@ -96,7 +94,7 @@ func parseCodeDirectory(b []byte) (codeDirectory, error) {
 	if err != nil {
 		return codeDirectory{}, err
 	}
-	if len(b) < blobHeaderLen+cdHeaderLen-blobHeaderLen {
+	if len(b) < cdHeaderLen {
 		return codeDirectory{}, invalid("short CodeDirectory")
 	}
 	be := binary.BigEndian

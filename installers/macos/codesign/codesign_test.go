@@ -66,7 +66,7 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func testSigner(t *testing.T, tsa string) (*Signer, *signingtest.Leaf) {
+func testSigner(t testing.TB, tsa string) (*Signer, *signingtest.Leaf) {
 	t.Helper()
 	leaf := signingtest.NewPKI(t).Leaf(t, signingtest.Application())
 	id := leaf.Identity()

@@ -172,7 +172,7 @@ func (sig *Signature) readCMS(wrapper []byte, roots *x509.CertPool) error {
 		return err
 	}
 	sig.Leaf = ts.Certificate
-	sig.Certificates = append([]*x509.Certificate{ts.Certificate}, ts.Intermediates...)
+	sig.Certificates = ts.Intermediates // every certificate the CMS carries
 	if t, err := ts.SignerInfo.SigningTime(); err == nil {
 		sig.SigningTime = t
 	}

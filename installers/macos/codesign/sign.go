@@ -198,7 +198,7 @@ func plan(t *macho.Thin) (layoutPlan, error) {
 	end := linkedit.FileOff + linkedit.FileSize
 	switch {
 	case t.Signature != nil:
-		if uint64(t.Signature.DataOff) < linkedit.FileOff {
+		if uint64(t.Signature.DataOff) < linkedit.FileOff || t.Signature.DataOff < macho.HeaderLen+t.SizeOfCmds {
 			return layoutPlan{}, fmt.Errorf("codesign: the old signature lies outside __LINKEDIT")
 		}
 		p.base = t.Data[:t.Signature.DataOff]
