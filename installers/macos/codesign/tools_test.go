@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ctrld-install/ctrld-install/installers/signing/signingtest"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
@@ -176,6 +177,10 @@ func TestSignatureAsOpenSSLSeesIt(t *testing.T) {
 	signed, err := signer.Sign(x86)
 	if err != nil {
 		t.Fatal(err)
+	}
+	sig, err := Read(signed, roots(leaf))
+	if err != nil || sig.Timestamp.IsZero() || time.Since(sig.Timestamp).Abs() > time.Hour {
+		t.Fatalf("the Reader's view of the timestamp: %v, %v", sig, err)
 	}
 	dir := t.TempDir()
 	files := leaf.Write(t, dir)
