@@ -11,7 +11,7 @@ const (
 	// cdVersion has the execSeg fields and no runtime-version field.
 	cdVersion     = 0x20400
 	cdHeaderLen   = 88 // the fixed fields, magic and length included
-	hashTypeSHA   = 2 // SHA-256
+	hashTypeSHA   = 2  // SHA-256
 	hashSize      = sha256.Size
 	pageShift     = 12
 	PageSize      = 1 << pageShift
