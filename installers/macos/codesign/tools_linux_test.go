@@ -220,13 +220,16 @@ func TestSignatureAsOpenSSLSeesIt(t *testing.T) {
 	if !strings.Contains(text, "Hash Algorithm: sha256") || !strings.Contains(text, "Time stamp:") {
 		t.Errorf("openssl ts -reply -text:\n%s", text)
 	}
-	run("ts", "-verify", "-in", tokenPath, "-token_in", "-data", dataPath, "-CAfile", files.CA, "-untrusted", intermediate)
+	verified := run("ts", "-verify", "-in", tokenPath, "-token_in", "-data", dataPath, "-CAfile", files.CA, "-untrusted", intermediate)
+	if !strings.Contains(verified, "Verification: OK") {
+		t.Errorf("openssl ts -verify:\n%s", verified)
+	}
 	sigValue[0] ^= 1
 	os.WriteFile(dataPath, sigValue, 0o644)
 	if out, err := exec.Command(openssl, "ts", "-verify", "-in", tokenPath, "-token_in", "-data", dataPath, "-CAfile", files.CA, "-untrusted", intermediate).CombinedOutput(); err == nil {
 		t.Fatalf("openssl ts verified the token over another signature:\n%s", out)
 	}
-	t.Logf("openssl ts -reply -text:\n%s", text)
+	t.Logf("openssl ts -reply -text:\n%s\nopenssl ts -verify: %s", text, verified)
 }
 
 // loadSignatureOffset reads LC_CODE_SIGNATURE's dataoff with Go's
