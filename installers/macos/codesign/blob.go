@@ -36,6 +36,10 @@ const (
 	slotInfoPlist     = 1
 	slotRequirements  = 2
 	slotSignature     = 0x10000
+	// Alternate CodeDirectories (one per extra hash type) take the slots
+	// from here on.
+	slotAlternateCodeDirectories = 0x1000
+	maxAlternateCodeDirectories  = 5
 )
 
 // specialSlots is how many special slots the CodeDirectory carries: the

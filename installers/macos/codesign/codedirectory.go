@@ -2,23 +2,63 @@ package codesign
 
 import (
 	"bytes"
+	"crypto"
+	_ "crypto/sha1" // the hash of older CodeDirectories, read only
 	"crypto/sha256"
+	_ "crypto/sha512"
 	"encoding/binary"
 )
 
-// CodeDirectory constants.
+// CodeDirectory constants. The Signer writes version cdVersion with
+// SHA-256 and 4096-byte pages; the Reader also takes the older versions
+// and hashes a publisher's signature may carry.
 const (
 	// cdVersion has the execSeg fields and no runtime-version field.
-	cdVersion     = 0x20400
-	cdHeaderLen   = 88 // the fixed fields, magic and length included
-	hashTypeSHA   = 2  // SHA-256
-	hashSize      = sha256.Size
-	pageShift     = 12
-	PageSize      = 1 << pageShift
-	cdHashLen     = 20 // the cdhash Apple's attribute and tools show: a truncated digest
-	execSegMain   = 0x1
-	maxIdentifier = 1024
+	cdVersion   = 0x20400
+	cdHeaderLen = 88 // the fixed fields, magic and length included
+	hashTypeSHA = 2  // SHA-256
+	hashSize    = sha256.Size
+	pageShift   = 12
+	PageSize    = 1 << pageShift
+	cdHashLen   = 20 // the cdhash Apple's attribute and tools show: a truncated digest
+	execSegMain = 0x1
+	// Versions that added fields, and the fixed part's length at each.
+	cdVersionBase       = 0x20001
+	cdVersionScatter    = 0x20100
+	cdVersionTeam       = 0x20200
+	cdVersionCodeLimit  = 0x20300
+	cdVersionExecSeg    = 0x20400
+	cdBaseHeaderLen     = 44
+	maxIdentifier       = 1024
+	maxReadablePageBits = 24
 )
+
+// cdHashes are the hash types a CodeDirectory names: the hash, and the
+// length it keeps of each digest.
+var cdHashes = map[uint8]struct {
+	hash crypto.Hash
+	size int
+}{
+	1: {crypto.SHA1, 20},
+	2: {crypto.SHA256, 32},
+	3: {crypto.SHA256, 20},
+	4: {crypto.SHA384, 48},
+}
+
+// headerLenOf is the fixed part a CodeDirectory of version v has.
+func headerLenOf(v uint32) int {
+	switch {
+	case v >= cdVersionExecSeg:
+		return cdHeaderLen
+	case v >= cdVersionCodeLimit:
+		return 64
+	case v >= cdVersionTeam:
+		return 52
+	case v >= cdVersionScatter:
+		return 48
+	}
+	return cdBaseHeaderLen
+}
 
 // CodeDirectory flags.
 const (
@@ -40,23 +80,47 @@ type codeDirectory struct {
 
 // hashPages is the SHA-256 of each page of code.
 func hashPages(code []byte) [][]byte {
+	return hashPagesWith(code, PageSize, crypto.SHA256, hashSize)
+}
+
+// hashPagesWith hashes each page of code, keeping size bytes of each
+// digest; a page size of zero makes the whole code one page.
+func hashPagesWith(code []byte, page int, h crypto.Hash, size int) [][]byte {
+	if page == 0 {
+		page = max(len(code), 1)
+	}
 	var out [][]byte
-	for off := 0; off < len(code); off += PageSize {
-		sum := sha256.Sum256(code[off:min(off+PageSize, len(code))])
-		out = append(out, sum[:])
+	for off := 0; off < len(code); off += page {
+		d := h.New()
+		d.Write(code[off:min(off+page, len(code))])
+		out = append(out, d.Sum(nil)[:size])
 	}
 	return out
 }
 
+// digest hashes a blob with the CodeDirectory's hash type.
+func (cd codeDirectory) digest(b []byte) []byte {
+	t := cdHashes[cd.HashType]
+	d := t.hash.New()
+	d.Write(b)
+	return d.Sum(nil)[:t.size]
+}
+
+// marshal writes the CodeDirectory; a zero HashType is SHA-256, the
+// Signer's.
 func (cd codeDirectory) marshal() []byte {
+	if cd.HashType == 0 {
+		cd.HashType = hashTypeSHA
+	}
+	size := cdHashes[cd.HashType].size
 	ident := append([]byte(cd.Identifier), 0)
 	team := append([]byte(cd.TeamID), 0)
 	identOff := uint32(cdHeaderLen)
 	teamOff := identOff + uint32(len(ident))
-	hashOff := teamOff + uint32(len(team)) + uint32(len(cd.Special)*hashSize)
+	hashOff := teamOff + uint32(len(team)) + uint32(len(cd.Special)*size)
 	if cd.TeamID == "" {
 		teamOff, team = 0, nil
-		hashOff = identOff + uint32(len(ident)) + uint32(len(cd.Special)*hashSize)
+		hashOff = identOff + uint32(len(ident)) + uint32(len(cd.Special)*size)
 	}
 	be := binary.BigEndian
 	h := make([]byte, 0, cdHeaderLen)
@@ -67,7 +131,7 @@ func (cd codeDirectory) marshal() []byte {
 	h = be.AppendUint32(h, uint32(len(cd.Special)))
 	h = be.AppendUint32(h, uint32(len(cd.Code)))
 	h = be.AppendUint32(h, uint32(cd.CodeLimit))
-	h = append(h, hashSize, hashTypeSHA, 0, pageShift)
+	h = append(h, byte(size), cd.HashType, 0, pageShift)
 	h = be.AppendUint32(h, 0) // spare2
 	h = be.AppendUint32(h, 0) // scatterOffset
 	h = be.AppendUint32(h, teamOff)
@@ -87,14 +151,14 @@ func (cd codeDirectory) marshal() []byte {
 	return blob(magicCodeDirectory, body)
 }
 
-// parseCodeDirectory reads a CodeDirectory blob of version 0x20400 or
-// later hashed with SHA-256.
+// parseCodeDirectory reads a CodeDirectory blob of any version from
+// 0x20001 on, hashed with one of cdHashes.
 func parseCodeDirectory(b []byte) (codeDirectory, error) {
 	b, err := readBlob(b, magicCodeDirectory)
 	if err != nil {
 		return codeDirectory{}, err
 	}
-	if len(b) < cdHeaderLen {
+	if len(b) < cdBaseHeaderLen {
 		return codeDirectory{}, invalid("short CodeDirectory")
 	}
 	be := binary.BigEndian
@@ -102,36 +166,55 @@ func parseCodeDirectory(b []byte) (codeDirectory, error) {
 		CodeLimit: uint64(be.Uint32(b[32:])), HashType: b[37], PageShift: b[39]}
 	hashOff, identOff := be.Uint32(b[16:]), be.Uint32(b[20:])
 	nSpecial, nCode := be.Uint32(b[24:]), be.Uint32(b[28:])
-	if cd.Version < cdVersion {
-		return codeDirectory{}, invalid("CodeDirectory version %#x predates %#x", cd.Version, cdVersion)
+	if cd.Version < cdVersionBase || len(b) < headerLenOf(cd.Version) {
+		return codeDirectory{}, invalid("CodeDirectory version %#x with %d bytes", cd.Version, len(b))
 	}
-	if b[36] != hashSize || cd.HashType != hashTypeSHA {
-		return codeDirectory{}, invalid("CodeDirectory hash type %d size %d, not SHA-256", cd.HashType, b[36])
+	kind, ok := cdHashes[cd.HashType]
+	if !ok || int(b[36]) != kind.size || !kind.hash.Available() {
+		return codeDirectory{}, invalid("CodeDirectory hash type %d size %d is not one this reader knows", cd.HashType, b[36])
 	}
-	if limit64 := be.Uint64(b[56:]); limit64 != 0 {
-		cd.CodeLimit = limit64
+	if cd.PageShift > maxReadablePageBits {
+		return codeDirectory{}, invalid("CodeDirectory page size 2^%d", cd.PageShift)
 	}
-	cd.ExecSegBase, cd.ExecSegLimit, cd.ExecSegFlags = be.Uint64(b[64:]), be.Uint64(b[72:]), be.Uint64(b[80:])
+	if cd.Version >= cdVersionCodeLimit {
+		if limit64 := be.Uint64(b[56:]); limit64 != 0 {
+			cd.CodeLimit = limit64
+		}
+	}
+	if cd.Version >= cdVersionExecSeg {
+		cd.ExecSegBase, cd.ExecSegLimit, cd.ExecSegFlags = be.Uint64(b[64:]), be.Uint64(b[72:]), be.Uint64(b[80:])
+	}
 	if cd.Identifier, err = cString(b, identOff); err != nil {
 		return codeDirectory{}, err
 	}
-	if teamOff := be.Uint32(b[48:]); teamOff != 0 {
-		if cd.TeamID, err = cString(b, teamOff); err != nil {
-			return codeDirectory{}, err
+	if cd.Version >= cdVersionTeam {
+		if teamOff := be.Uint32(b[48:]); teamOff != 0 {
+			if cd.TeamID, err = cString(b, teamOff); err != nil {
+				return codeDirectory{}, err
+			}
 		}
 	}
-	if uint64(hashOff) < uint64(nSpecial)*hashSize || uint64(hashOff)+uint64(nCode)*hashSize > uint64(len(b)) {
+	size := uint64(kind.size)
+	if uint64(hashOff) < uint64(nSpecial)*size || uint64(hashOff)+uint64(nCode)*size > uint64(len(b)) {
 		return codeDirectory{}, invalid("CodeDirectory hash array runs outside it")
 	}
-	for i := uint32(1); i <= nSpecial; i++ {
-		at := hashOff - i*hashSize
-		cd.Special = append(cd.Special, b[at:at+hashSize])
+	for i := uint64(1); i <= uint64(nSpecial); i++ {
+		at := uint64(hashOff) - i*size
+		cd.Special = append(cd.Special, b[at:at+size])
 	}
-	for i := uint32(0); i < nCode; i++ {
-		at := hashOff + i*hashSize
-		cd.Code = append(cd.Code, b[at:at+hashSize])
+	for i := uint64(0); i < uint64(nCode); i++ {
+		at := uint64(hashOff) + i*size
+		cd.Code = append(cd.Code, b[at:at+size])
 	}
 	return cd, nil
+}
+
+// pageSize is the CodeDirectory's page size in bytes; 0 means one page.
+func (cd codeDirectory) pageSize() int {
+	if cd.PageShift == 0 {
+		return 0
+	}
+	return 1 << cd.PageShift
 }
 
 func cString(b []byte, off uint32) (string, error) {

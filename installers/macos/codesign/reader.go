@@ -19,8 +19,9 @@ type Signature struct {
 	CPU                uint32
 	Identifier, TeamID string
 	Flags              uint32
-	// CDHash is the SHA-256 of the CodeDirectory; Apple's tools show its
-	// first 20 bytes.
+	// CDHash is the digest of the CodeDirectory with its own hash type
+	// (SHA-256 for what the Signer writes); Apple's tools show its first
+	// 20 bytes.
 	CDHash []byte
 	// Pages is the number of page hashes; CodeLimit the bytes they cover.
 	Pages     int
@@ -95,43 +96,67 @@ func Read(image []byte, roots *x509.CertPool) (*Signature, error) {
 	if !ok {
 		return nil, invalid("no CodeDirectory")
 	}
-	cd, err := parseCodeDirectory(cdBlob)
+	cds, err := codeDirectories(blobs, image, uint64(t.Signature.DataOff))
 	if err != nil {
 		return nil, err
 	}
-	sig := &Signature{CPU: t.CPU, Identifier: cd.Identifier, TeamID: cd.TeamID, Flags: cd.Flags, CDHash: cdHash(cdBlob),
+	cd := cds[0]
+	sig := &Signature{CPU: t.CPU, Identifier: cd.Identifier, TeamID: cd.TeamID, Flags: cd.Flags, CDHash: cd.digest(cdBlob),
 		Pages: len(cd.Code), CodeLimit: cd.CodeLimit, CodeDirectory: cdBlob, Requirements: blobs[slotRequirements]}
-	if err := checkPages(cd, image, uint64(t.Signature.DataOff)); err != nil {
-		return nil, err
-	}
-	if err := checkSpecialSlots(cd, blobs); err != nil {
-		return nil, err
-	}
 	if sig.Requirements != nil {
 		if sig.Requirement, err = decompileDesignated(sig.Requirements); err != nil {
 			return nil, err
 		}
 	}
-	if err := sig.readCMS(blobs[slotSignature], roots); err != nil {
+	if err := sig.readCMS(blobs[slotSignature], blobs, roots); err != nil {
 		return nil, err
 	}
 	return sig, nil
 }
 
-func checkPages(cd codeDirectory, image []byte, sigOffset uint64) error {
-	if cd.PageShift != pageShift {
-		return invalid("page size 2^%d, not %d", cd.PageShift, PageSize)
+// codeDirectories parses and checks the CodeDirectory and any alternate
+// ones (a signature may carry one per hash type), primary first.
+func codeDirectories(blobs map[uint32][]byte, image []byte, sigOffset uint64) ([]codeDirectory, error) {
+	var out []codeDirectory
+	for _, slot := range cdSlots(blobs) {
+		cd, err := parseCodeDirectory(blobs[slot])
+		if err != nil {
+			return nil, err
+		}
+		if err := checkPages(cd, image, sigOffset); err != nil {
+			return nil, err
+		}
+		if err := checkSpecialSlots(cd, blobs); err != nil {
+			return nil, err
+		}
+		out = append(out, cd)
 	}
+	return out, nil
+}
+
+// cdSlots are the slots that hold a CodeDirectory, primary first.
+func cdSlots(blobs map[uint32][]byte) []uint32 {
+	slots := []uint32{slotCodeDirectory}
+	for s := uint32(slotAlternateCodeDirectories); s < slotAlternateCodeDirectories+maxAlternateCodeDirectories; s++ {
+		if _, ok := blobs[s]; ok {
+			slots = append(slots, s)
+		}
+	}
+	return slots
+}
+
+func checkPages(cd codeDirectory, image []byte, sigOffset uint64) error {
 	if cd.CodeLimit != sigOffset {
 		return invalid("the page hashes cover %d bytes, the signature starts at %d", cd.CodeLimit, sigOffset)
 	}
-	pages := hashPages(image[:cd.CodeLimit])
+	kind := cdHashes[cd.HashType]
+	pages := hashPagesWith(image[:cd.CodeLimit], cd.pageSize(), kind.hash, kind.size)
 	if len(pages) != len(cd.Code) {
 		return invalid("%d page hashes for %d pages", len(cd.Code), len(pages))
 	}
 	for i := range pages {
 		if subtle.ConstantTimeCompare(pages[i], cd.Code[i]) != 1 {
-			return invalid("page %d (bytes %d-) does not match its hash", i, i*PageSize)
+			return invalid("page %d does not match its hash", i)
 		}
 	}
 	return nil
@@ -142,9 +167,9 @@ func checkPages(cd codeDirectory, image []byte, sigOffset uint64) error {
 func checkSpecialSlots(cd codeDirectory, blobs map[uint32][]byte) error {
 	for i, h := range cd.Special {
 		slot := uint32(i + 1)
-		want := make([]byte, hashSize)
+		want := make([]byte, len(h))
 		if b, ok := blobs[slot]; ok {
-			want = cdHash(b)
+			want = cd.digest(b)
 		}
 		if !bytes.Equal(h, want) {
 			return invalid("special slot %d does not match its blob", slot)
@@ -156,7 +181,7 @@ func checkSpecialSlots(cd codeDirectory, blobs map[uint32][]byte) error {
 	return nil
 }
 
-func (sig *Signature) readCMS(wrapper []byte, roots *x509.CertPool) error {
+func (sig *Signature) readCMS(wrapper []byte, blobs map[uint32][]byte, roots *x509.CertPool) error {
 	if len(wrapper) <= blobHeaderLen {
 		if roots != nil {
 			return invalid("ad-hoc signature, a certificate was required")
@@ -167,7 +192,11 @@ func (sig *Signature) readCMS(wrapper []byte, roots *x509.CertPool) error {
 		return err
 	}
 	sig.CMS = wrapper[blobHeaderLen:]
-	ts, err := verifyCMS(sig.CMS, sig.CodeDirectory)
+	var all [][]byte
+	for _, slot := range cdSlots(blobs) {
+		all = append(all, blobs[slot])
+	}
+	ts, err := verifyCMS(sig.CMS, all)
 	if err != nil {
 		return err
 	}

@@ -150,7 +150,7 @@ func (s *Signer) Sign(image []byte) ([]byte, error) {
 	if when.IsZero() {
 		when = time.Now()
 	}
-	cms, err := s.signCMS(cdBlob, when)
+	cms, err := s.signCMS([][]byte{cdBlob}, when)
 	if err != nil {
 		return nil, fmt.Errorf("codesign: CMS: %w", err)
 	}
