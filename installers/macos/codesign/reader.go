@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/installers/macos/macho"
+	"github.com/sassoftware/relic/v8/lib/pkcs7"
 )
 
 // Signature is one slice's code signature, verified: every page hash
@@ -218,12 +219,21 @@ func (sig *Signature) readCMS(wrapper []byte, blobs map[uint32][]byte, roots *x5
 }
 
 // hasCertificate reports whether an image's signature carries a CMS
-// blob, whether or not it verifies.
+// blob with a certificate, whether or not it verifies. A CMS blob that
+// does not parse counts: it is no ad-hoc signature to replace silently.
 func hasCertificate(image []byte) bool {
 	t, err := macho.ParseThin(image)
 	if err != nil || t.Signature == nil {
 		return false
 	}
 	blobs, err := readSuperBlob(image[t.Signature.DataOff:t.Signature.DataOff+t.Signature.DataLen], magicEmbeddedSignature)
-	return err == nil && len(blobs[slotSignature]) > blobHeaderLen
+	if err != nil || len(blobs[slotSignature]) <= blobHeaderLen {
+		return false
+	}
+	psd, err := pkcs7.Unmarshal(blobs[slotSignature][blobHeaderLen:])
+	if err != nil {
+		return true
+	}
+	certs, err := psd.Content.Certificates.Parse()
+	return err != nil || len(certs) > 0
 }
