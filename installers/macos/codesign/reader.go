@@ -12,10 +12,11 @@ import (
 	"github.com/sassoftware/relic/v8/lib/pkcs7"
 )
 
-// Signature is one slice's code signature, verified: every page hash
-// matches the image, every special slot matches its blob (or is empty
-// with no blob), and the CMS signature, if any, signs the CodeDirectory
-// and names it in Apple's cdhash attributes.
+// Signature is one slice's code signature, verified: every page hash of
+// every CodeDirectory matches the image, every special slot matches its
+// blob (or is empty with no blob), and the CMS signature, if any, signs
+// the primary CodeDirectory, its cdhash attributes (where it has them)
+// name every CodeDirectory, and its timestamp token stamps it.
 type Signature struct {
 	CPU                uint32
 	Identifier, TeamID string
