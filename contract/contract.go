@@ -21,8 +21,8 @@ const (
 // looks for them beside itself.
 var CtrldNames = []string{Ctrld, CtrldClient}
 
-// Files in the ctrld home dir. On Windows the record lives under
-// ProgramData instead (see ProgramDataFolder).
+// Files in the ctrld home dir. On Windows the record, the evidence copy
+// and msiexec's log live in the record folder instead (see RecordFolder).
 const (
 	// ResultFile is ctrld's own provision_result.json.
 	ResultFile = "provision_result.json"
@@ -78,22 +78,21 @@ const (
 	// InstallFolder is the MSI's folder under Program Files; it is ctrld's
 	// home dir on Windows.
 	InstallFolder = "ControlD"
-	// ProgramDataFolder under %ProgramData% holds the record and its lock:
-	// an MSI rollback empties the install folder, and the record must
-	// outlive it.
-	ProgramDataFolder = "ControlD"
-	// DefaultProgramData is %ProgramData% when the environment lacks it.
-	DefaultProgramData = `C:\ProgramData`
+	// RecordFolder, in InstallFolder under the native Program Files (the
+	// 64-bit one on 64-bit Windows, whichever package installed),
+	// holds the record, the evidence copy and msiexec's log: no standard
+	// user can create anything under Program Files, and the MSI installs
+	// nothing in it, so a rollback leaves the record of why it rolled
+	// back.
+	RecordFolder = "records"
+	// DefaultProgramFiles is the native Program Files when the OS does not
+	// name it.
+	DefaultProgramFiles = `C:\Program Files`
 )
 
 // WrapperFiles are the files the wrapper itself writes: what package
 // removal deletes by name.
 var WrapperFiles = []string{LastResultFile, PendingResultFile, EvidenceFile, LockFile, TreeFile}
-
-// RecordFiles are the wrapper's files in the record folder, which on
-// Windows is apart from the home dir: the record, its pending copy, the
-// evidence and msiexec's log.
-var RecordFiles = []string{LastResultFile, PendingResultFile, EvidenceFile, MsiexecLogFile}
 
 // CtrldFiles are the files ctrld itself writes in its home dir.
 var CtrldFiles = []string{ResultFile, CtrldConfig}
@@ -105,8 +104,8 @@ var HomeFiles = append(append([]string{SettingsFile}, WrapperFiles...), CtrldFil
 
 // InstallFolderFiles are the files the MSI removes from its install
 // folder, ctrld's home dir on Windows: the wrapper's and ctrld's. The
-// record's names are among them although Windows keeps the record under
-// ProgramDataFolder, so that no file the wrapper adds is left behind.
+// record's names are among them although Windows keeps the record in
+// RecordFolder, so that no file the wrapper adds is left behind.
 var InstallFolderFiles = append(append([]string(nil), WrapperFiles...), CtrldFiles...)
 
 // Where ctrld keeps its own files on Linux; each is named after its

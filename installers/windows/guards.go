@@ -1,10 +1,6 @@
 package windows
 
-import (
-	"regexp"
-
-	"github.com/ctrld-install/ctrld-install/installers/windows/msidb"
-)
+import "regexp"
 
 // The provisioning action's command line quotes each property as
 // "[PROP]". A value holding a double quote would close that argument and
@@ -34,16 +30,17 @@ func commandLineProperties(command string) []string {
 
 // argumentGuard is the launch condition that holds when prop is safe to
 // quote on a command line.
-func argumentGuard(prop string) msidb.Row {
+func argumentGuard(prop string) launchConditionRow {
 	condition := "NOT (" + prop + " >< " + propQuote + " OR " + prop + " >< " + propBackslash + ")"
-	return msidb.Row{condition, prop + " must not contain a double quote or a backslash: it is passed on the command line of the provisioning action."}
+	return launchConditionRow{Condition: condition,
+		Description: prop + " must not contain a double quote or a backslash: it is passed on the command line of the provisioning action."}
 }
 
 // addArgumentGuards adds the characters' properties and one launch
 // condition for each property of the provisioning command line.
-func addArgumentGuards(rows map[string][]msidb.Row) {
-	rows["Property"] = append(rows["Property"], msidb.Row{propQuote, `"`}, msidb.Row{propBackslash, `\`})
+func addArgumentGuards(rows *packageRows) {
+	rows.Property = append(rows.Property, propertyRow{Property: propQuote, Value: `"`}, propertyRow{Property: propBackslash, Value: `\`})
 	for _, prop := range commandLineProperties(provisionCommand) {
-		rows["LaunchCondition"] = append(rows["LaunchCondition"], argumentGuard(prop))
+		rows.LaunchCondition = append(rows.LaunchCondition, argumentGuard(prop))
 	}
 }

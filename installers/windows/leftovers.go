@@ -4,16 +4,15 @@ import (
 	"strings"
 
 	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/installers/windows/msidb"
 )
 
 // removeFileRows remove on uninstall what ctrld and the wrapper leave in
 // the install folder, so nothing is left behind. The MSI installs none of
 // these files; the rows hang off ctrld's component.
-func removeFileRows() []msidb.Row {
-	rows := make([]msidb.Row, len(contract.InstallFolderFiles))
+func removeFileRows() []removeFileRow {
+	rows := make([]removeFileRow, len(contract.InstallFolderFiles))
 	for i, name := range contract.InstallFolderFiles {
-		rows[i] = msidb.Row{"Remove_" + identifier(name), componentCtrld, name, dirInstall, removeOnUninstall}
+		rows[i] = removeFileRow{FileKey: "Remove_" + identifier(name), Component: componentCtrld, FileName: name, DirProperty: dirInstall, InstallMode: removeOnUninstall}
 	}
 	return rows
 }

@@ -359,7 +359,7 @@ func TestTablesMatchWixlGolden(t *testing.T) {
 	}
 	for _, p := range commandLineProperties(provisionCommand) {
 		guard := argumentGuard(p)
-		added["LaunchCondition"] = append(added["LaunchCondition"], guard[0].(string)+"\t"+guard[1].(string))
+		added["LaunchCondition"] = append(added["LaunchCondition"], guard.Condition+"\t"+guard.Description)
 	}
 	golden, _ := filepath.Glob(filepath.Join("testdata", "wixl-golden", "*.idt"))
 	if len(golden) < 25 {

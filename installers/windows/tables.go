@@ -1,8 +1,6 @@
 package windows
 
 import (
-	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/ctrld-install/ctrld-install/contract"
@@ -33,7 +31,7 @@ func settingProperties() (all, hidden []string) {
 // action then sets ARPSYSTEMCOMPONENT, which RegisterProduct writes as
 // SystemComponent=1 in the product's Uninstall key.
 const (
-	PropHideARP      = "HIDE_ARP"
+	PropHideARP      = settings.HideARPProperty
 	hideARPAction    = "HideARP"
 	hideARPCondition = PropHideARP + `="1"`
 	// CASetProperty is custom action type 51: it sets the property named
@@ -80,6 +78,14 @@ const (
 	wrapperName       = contract.Wrapper + ".exe"
 	componentCtrld    = "Ctrld"
 	componentWrapper  = "Wrapper"
+	featureMain       = "Main"
+)
+
+// Feature.Display and Feature.Level of the one feature: shown expanded,
+// installed at the default install level.
+const (
+	featureDisplayExpanded = 2
+	featureLevelDefault    = 1
 )
 
 // keyWrapper is the wrapper's File key, an identifier: no hyphen.
@@ -160,96 +166,86 @@ type tableInputs struct {
 func packageTables(in tableInputs) ([]msidb.Table, error) {
 	secure := append(append([]string{propDowngradeDetected, propUpgradeDetected}, Properties...), PropHideARP)
 	eventLog := `SYSTEM\CurrentControlSet\Services\EventLog\Application\` + contract.Wrapper + `\`
-	rows := map[string][]msidb.Row{
-		"Property": {
-			{"ALLUSERS", "1"}, // per-machine
-			{"Manufacturer", "Control D"},
-			{"ProductLanguage", "1033"},
-			{"ProductCode", in.codes.ProductCode},
-			{"ProductName", "Control D (ctrld)"},
-			{"ProductVersion", in.version},
-			{"UpgradeCode", UpgradeCode},
+	rows := packageRows{
+		Property: []propertyRow{
+			{Property: "ALLUSERS", Value: "1"}, // per-machine
+			{Property: "Manufacturer", Value: "Control D"},
+			{Property: "ProductLanguage", Value: "1033"},
+			{Property: "ProductCode", Value: in.codes.ProductCode},
+			{Property: "ProductName", Value: "Control D (ctrld)"},
+			{Property: "ProductVersion", Value: in.version},
+			{Property: "UpgradeCode", Value: UpgradeCode},
 			// Values given on the command line reach the elevated server
 			// process only if listed here; the upgrade properties must be.
-			{"SecureCustomProperties", strings.Join(secure, ";")},
+			{Property: "SecureCustomProperties", Value: strings.Join(secure, ";")},
 			// Kept out of the log. Wine ignores it; Windows honours it.
-			{"MsiHiddenProperties", strings.Join(hiddenProperties, ";")},
+			{Property: "MsiHiddenProperties", Value: strings.Join(hiddenProperties, ";")},
 		},
-		"Directory": {
-			{"TARGETDIR", "", "SourceDir"},
-			{in.programFiles, "TARGETDIR", "."},
-			{dirInstall, in.programFiles, contract.InstallFolder},
+		Directory: []directoryRow{
+			{Directory: "TARGETDIR", DefaultDir: "SourceDir"},
+			{Directory: in.programFiles, Parent: "TARGETDIR", DefaultDir: "."},
+			{Directory: dirInstall, Parent: in.programFiles, DefaultDir: contract.InstallFolder},
 		},
-		"Component": {
-			{componentCtrld, in.codes.Ctrld, dirInstall, in.componentBits, "", keyCtrld},
-			{componentWrapper, in.codes.Wrapper, dirInstall, in.componentBits, "", keyWrapper},
+		Component: []componentRow{
+			{Component: componentCtrld, ComponentID: in.codes.Ctrld, Directory: dirInstall, Attributes: in.componentBits, KeyPath: keyCtrld},
+			{Component: componentWrapper, ComponentID: in.codes.Wrapper, Directory: dirInstall, Attributes: in.componentBits, KeyPath: keyWrapper},
 		},
-		"Feature":           {{"Main", "", "", "", 2, 1, "", 0}},
-		"FeatureComponents": {{"Main", componentCtrld}, {"Main", componentWrapper}},
-		"Media":             {{1, len(in.files), "", "#" + cabinetName, "", ""}},
-		"CustomAction": {
-			{"Provision", ProvisionType, keyWrapper, provisionCommand, nil},
+		Feature:           []featureRow{{Feature: featureMain, Display: featureDisplayExpanded, Level: featureLevelDefault}},
+		FeatureComponents: []featureComponentRow{{Feature: featureMain, Component: componentCtrld}, {Feature: featureMain, Component: componentWrapper}},
+		Media:             []mediaRow{{DiskID: 1, LastSequence: len(in.files), Cabinet: "#" + cabinetName}},
+		CustomAction: []customActionRow{
+			{Action: "Provision", Type: ProvisionType, Source: keyWrapper, Target: provisionCommand},
 			// On a real removal, not the removal half of an upgrade, before
 			// the binaries go: ctrld removes its service, the wrapper its
-			// record under ProgramData. The MSI does not own that folder,
-			// so a rollback cannot take the record of why it rolled back.
-			{"UninstallService", UninstallType, keyWrapper, "uninstall", nil},
-			{hideARPAction, CASetProperty, "ARPSYSTEMCOMPONENT", "1", nil},
+			// record folder. The MSI installs nothing in that folder, so a
+			// rollback cannot take the record of why it rolled back.
+			{Action: "UninstallService", Type: UninstallType, Source: keyWrapper, Target: "uninstall"},
+			{Action: hideARPAction, Type: CASetProperty, Source: "ARPSYSTEMCOMPONENT", Target: "1"},
 		},
-		"InstallExecuteSequence": append(sequenceRows(installExecuteSequence),
-			msidb.Row{"UninstallService", `REMOVE="ALL" AND NOT UPGRADINGPRODUCTCODE`, 3490}, // before RemoveFiles
-			msidb.Row{"Provision", "NOT Installed AND NOT REMOVE", 4010},                     // after InstallFiles
-			msidb.Row{hideARPAction, hideARPCondition, 1001},                                 // before RegisterProduct
+		InstallExecuteSequence: append(sequenceRows(installExecuteSequence),
+			sequenceRow{Action: "UninstallService", Condition: `REMOVE="ALL" AND NOT UPGRADINGPRODUCTCODE`, Sequence: 3490}, // before RemoveFiles
+			sequenceRow{Action: "Provision", Condition: "NOT Installed AND NOT REMOVE", Sequence: 4010},                     // after InstallFiles
+			sequenceRow{Action: hideARPAction, Condition: hideARPCondition, Sequence: 1001},                                 // before RegisterProduct
 		),
-		"InstallUISequence":    sequenceRows(installUISequence),
-		"AdminExecuteSequence": sequenceRows(adminExecuteSequence),
-		"AdminUISequence":      sequenceRows(adminUISequence),
-		"AdvtExecuteSequence":  sequenceRows(advtExecuteSequence),
-		"Upgrade": {
-			{UpgradeCode, "", in.version, "", upgradeMigrateFeatures, "", propUpgradeDetected},
-			{UpgradeCode, in.version, "", "", upgradeOnlyDetect, "", propDowngradeDetected},
+		InstallUISequence:    sequenceRows(installUISequence),
+		AdminExecuteSequence: sequenceRows(adminExecuteSequence),
+		AdminUISequence:      sequenceRows(adminUISequence),
+		AdvtExecuteSequence:  sequenceRows(advtExecuteSequence),
+		Upgrade: []upgradeRow{
+			{UpgradeCode: UpgradeCode, VersionMax: in.version, Attributes: upgradeMigrateFeatures, ActionProperty: propUpgradeDetected},
+			{UpgradeCode: UpgradeCode, VersionMin: in.version, Attributes: upgradeOnlyDetect, ActionProperty: propDowngradeDetected},
 		},
-		"LaunchCondition": {{"NOT " + propDowngradeDetected, "A newer version of Control D is already installed."}},
-		"RemoveFile":      removeFileRows(),
+		LaunchCondition: []launchConditionRow{{Condition: "NOT " + propDowngradeDetected, Description: "A newer version of Control D is already installed."}},
+		RemoveFile:      removeFileRows(),
 		// The wrapper's event source. The keys are the ones wixl
 		// generated, kept so that the tables stay those of the wixl build.
-		"Registry": {
-			{"reg044E3D15C8DEA287D80C67FF5DE1ADEF", registryHKLM, eventLog, "EventMessageFile", "[" + in.systemFolder + "]EventCreate.exe", componentWrapper},
-			{"regA9AE6C9CB13E53066B030D929A604017", registryHKLM, eventLog, "TypesSupported", "#7", componentWrapper},
+		Registry: []registryRow{
+			{Registry: "reg044E3D15C8DEA287D80C67FF5DE1ADEF", Root: registryHKLM, Key: eventLog, Name: "EventMessageFile", Value: "[" + in.systemFolder + "]EventCreate.exe", Component: componentWrapper},
+			{Registry: "regA9AE6C9CB13E53066B030D929A604017", Root: registryHKLM, Key: eventLog, Name: "TypesSupported", Value: "#7", Component: componentWrapper},
 		},
 	}
-	addArgumentGuards(rows)
+	addArgumentGuards(&rows)
 	for i, f := range in.files {
-		rows["File"] = append(rows["File"], msidb.Row{f.key, f.component, f.name, int(f.size), "", "", fileVital, i + 1})
+		rows.File = append(rows.File, fileRow{File: f.key, Component: f.component, FileName: f.name, FileSize: int(f.size), Attributes: fileVital, Sequence: i + 1})
 		// The Go binaries carry no version resource: the hash lets a
 		// repair or an upgrade skip identical files.
-		rows["MsiFileHash"] = append(rows["MsiFileHash"], msidb.Row{f.key, 0, f.md5[0], f.md5[1], f.md5[2], f.md5[3]})
+		rows.MsiFileHash = append(rows.MsiFileHash, fileHashRow{File: f.key, HashPart1: f.md5[0], HashPart2: f.md5[1], HashPart3: f.md5[2], HashPart4: f.md5[3]})
 	}
-	var tables []msidb.Table
-	for _, line := range standardSchemas {
+	schemas := make([]msidb.Table, len(standardSchemas))
+	for i, line := range standardSchemas {
 		t, err := parseSchema(line)
 		if err != nil {
 			return nil, err
 		}
-		t.Rows = rows[t.Name]
-		delete(rows, t.Name)
-		tables = append(tables, t)
+		schemas[i] = t
 	}
-	if len(rows) > 0 {
-		var names []string
-		for n := range rows {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		return nil, fmt.Errorf("msi: rows for tables without a schema: %s", strings.Join(names, ", "))
-	}
-	return tables, nil
+	return rows.layOut(schemas)
 }
 
-func sequenceRows(actions []sequenced) []msidb.Row {
-	rows := make([]msidb.Row, len(actions))
+func sequenceRows(actions []sequenced) []sequenceRow {
+	rows := make([]sequenceRow, len(actions))
 	for i, a := range actions {
-		rows[i] = msidb.Row{a.action, "", a.number}
+		rows[i] = sequenceRow{Action: a.action, Sequence: a.number}
 	}
 	return rows
 }

@@ -5,7 +5,6 @@ package windows
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -50,12 +49,14 @@ func TestWineRefusesAPropertyThatBreaksOutOfItsQuotes(t *testing.T) {
 	w.noCanaryLeftBehind(msiLog)
 }
 
-// Something a user put at the record folder's path before the first
-// install does not block it: the wrapper moves it aside, unread, and
-// records in a folder of its own. (Wine runs everything as one account,
-// so of the user's moves only a file in the folder's place can be played
-// here; a folder and a junction are played on the hosted Windows runner.)
-func TestWineInstallTakesBackAPlantedRecordPath(t *testing.T) {
+// A file a user put where earlier releases kept the record, under
+// ProgramData where any user can create one, neither blocks the install
+// nor is read: the record is in the record folder under Program Files,
+// and the planted file is left as it was. (Wine runs everything as one
+// account and keeps no ACLs, so the standard user's attacks, a held
+// file and a kept WRITE_DAC handle, are played on the hosted Windows
+// runner.)
+func TestWineInstallIgnoresTheOldRecordPlace(t *testing.T) {
 	t.Parallel()
 	msi, _ := builtMSI(t, ArchX64, "1.2.3")
 	w := newWine(t)
@@ -70,12 +71,12 @@ func TestWineInstallTakesBackAPlantedRecordPath(t *testing.T) {
 	if got := w.read(lastResult); got != "provisioning complete (exit 0)\n" {
 		t.Fatalf("last result %q", got)
 	}
-	aside, _ := filepath.Glob(w.path(`C:\ProgramData\ControlD.untrusted-*`))
-	if len(aside) != 1 {
-		t.Fatalf("moved aside: %v", aside)
+	out, code = w.run(w.path(installDirs[ArchX64]+`\ctrld-install.exe`), "last")
+	if code != 0 || strings.TrimSpace(out) != "provisioning complete (exit 0)" {
+		t.Fatalf("ctrld-install last: %d %q", code, out)
 	}
-	if data, _ := os.ReadFile(aside[0]); string(data) != planted {
-		t.Fatalf("the planted file changed: %q", data)
+	if data, err := os.ReadFile(w.path(`C:\ProgramData\ControlD`)); err != nil || string(data) != planted {
+		t.Fatalf("the planted file changed: %q, %v", data, err)
 	}
 	w.noCanaryLeftBehind(msiLog)
 }

@@ -176,8 +176,12 @@ func forEachWineArch(t *testing.T, test func(t *testing.T, arch, installDir stri
 	}
 }
 
+// recordDir is where every package's wrapper keeps the record: in
+// ControlD under the native Program Files, the x86 package's too.
 const (
-	lastResult = `C:\ProgramData\ControlD\ctrld-install-last-result`
+	controlD   = `C:\Program Files\ControlD`
+	recordDir  = controlD + `\records`
+	lastResult = recordDir + `\ctrld-install-last-result`
 	msiLog     = `C:\msiexec.log`
 	calls      = `C:\ctrld-calls.txt`
 )
@@ -256,7 +260,7 @@ func TestWineInstallSucceedsAndUninstallsClean(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("msiexec /x: exit %d\n%s", code, out)
 		}
-		for _, gone := range []string{installDir, `C:\ProgramData\ControlD`} {
+		for _, gone := range []string{installDir, controlD} {
 			if w.exists(gone) {
 				entries, _ := os.ReadDir(w.path(gone))
 				t.Errorf("%s left behind: %v", gone, entries)
@@ -354,12 +358,12 @@ func TestWineWin32ModeExitsWithStageCode(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "provisioning complete (exit 0)") {
 			t.Fatalf("install-msi on success: exit %d\n%s", code, out)
 		}
-		// install-msi writes msiexec's verbose log into the protected record
-		// folder, not a temp folder; Wine (unlike Windows) writes hidden
-		// properties into it.
-		const msiexecLog = `C:\ProgramData\ControlD\ctrld-install-msiexec.log`
+		// install-msi writes msiexec's verbose log into the record folder,
+		// not a temp folder; Wine (unlike Windows) writes hidden properties
+		// into it.
+		const msiexecLog = recordDir + `\ctrld-install-msiexec.log`
 		if !w.exists(msiexecLog) || w.exists(`C:\windows\temp\ctrld-install-msiexec.log`) {
-			t.Error("msiexec's verbose log is not in the protected record folder")
+			t.Error("msiexec's verbose log is not in the record folder")
 		}
 		w.noCanaryLeftBehind(msiexecLog)
 	})

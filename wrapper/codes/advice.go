@@ -141,8 +141,8 @@ var AdviceByCode = map[string]Advice{
 		"The MDM's install timeout, if it recurs.",
 	},
 	"WRAPPER_INTERNAL": {
-		"ctrld-install hit an error it could not handle (for example it could not create the ctrld home dir).",
-		"Check free disk space and permissions on the ctrld home dir, then reinstall; escalate if it recurs.",
+		"ctrld-install hit an error it could not handle (for example it could not create the ctrld home dir, or refused one that a user other than root owns or may write in).",
+		"Check free disk space and permissions on the ctrld home dir (a directory, not a link, owned by root, not group- or world-writable), then reinstall; escalate if it recurs.",
 		"The OS version and the OS log entries of `ctrld-install`.",
 	},
 }

@@ -9,10 +9,10 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/msiexec"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
 
 // runInstallMSI is the Intune Win32 / RMM mode: install the MSI with
@@ -21,13 +21,13 @@ import (
 // attempt left one.
 func runInstallMSI(sys System, args []string, stdout, stderr io.Writer) int {
 	var in provision.Input
-	fs := flag.NewFlagSet("install-msi", flag.ContinueOnError)
-	fs.StringVar(&in.Home, "home", "", "where the result is recorded (Windows: %ProgramData%\\ControlD)")
+	fs := newFlagSet("install-msi")
+	fs.StringVar(&in.Home, "home", "", "`DIR` where the result is recorded (default on Windows: %ProgramFiles%\\ControlD\\records)")
 	fs.SetOutput(io.Discard)
 	err := fs.Parse(args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprintln(stdout, "usage: "+contract.Wrapper+" "+msiexec.Describe())
+		writeHelp(stdout, fs)
 		return exitOK
 	case err != nil:
 		printUsageError(stderr, "install-msi", usageError{describeFlagError(fs, err)})
@@ -46,7 +46,7 @@ func runInstallMSI(sys System, args []string, stdout, stderr io.Writer) int {
 	}
 	dir := provision.Resolve(in, sys.OS, sys.Env, quiet{}).RecordDir
 	path := sys.OS.Msiexec()
-	if err := sys.OS.PrepareRecordDir(dir); err != nil || path == "" {
+	if err := report.MakeRecordDir(dir); err != nil || path == "" {
 		internal := codes.Failure(codes.WrapperInternal)
 		fmt.Fprintln(stdout, internal.Line())
 		return internal.Exit()
@@ -55,7 +55,7 @@ func runInstallMSI(sys System, args []string, stdout, stderr io.Writer) int {
 	// administrators can write, created readable by SYSTEM and
 	// Administrators only: a shared temp folder would let a user plant or
 	// read it.
-	install := msiexec.Install{MSI: fs.Arg(0), Properties: props, RecordDir: dir, Guard: sys.OS, LogDir: dir, Run: msiexecRunner(path), Now: time.Now}
+	install := msiexec.Install{MSI: fs.Arg(0), Properties: props, RecordDir: dir, LogDir: dir, Run: msiexecRunner(path), Now: time.Now}
 	code, outcome, fresh := install.Do(context.Background())
 	if fresh {
 		fmt.Fprintln(stdout, outcome.Line())

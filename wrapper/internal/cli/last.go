@@ -15,7 +15,7 @@ func runLast(sys System, args []string, stdout, stderr io.Writer) int {
 	if done {
 		return exit
 	}
-	o, ok := report.ReadLast(sys.OS, cfg.RecordDir)
+	o, ok := report.ReadLast(cfg.RecordDir)
 	if !ok {
 		return exitNone
 	}

@@ -22,22 +22,11 @@ const (
 	MaxOSErrorLen = 128
 )
 
-// Markers that replace what was taken out of a string (known secrets
-// become secret.Redact's own marker).
-const (
-	removedMark = "[removed]"
-	// cutMark holds no word character, so it never joins the word
-	// before it into something that looks like a token.
-	cutMark = "[cut]"
-)
-
-// A run of word characters at least this long, holding both a letter and
-// a digit, looks like a token (ctrld's tokens, resolver IDs, UUIDs, JWTs).
-// Any run at least longTokenLen long is removed whatever it holds.
-const (
-	tokenLikeLen = 12
-	longTokenLen = 40
-)
+// cutMark replaces what was cut off a string (known secrets become
+// secret.Redact's marker, token-shaped words secret.Removed). It holds
+// no word character, so it never joins the word before it into
+// something that looks like a token.
+const cutMark = "[cut]"
 
 // Attempt is one listen address ctrld tried, kept under the names ctrld
 // gives its fields.
@@ -78,7 +67,7 @@ func (e Evidence) Clean(secrets []string) Evidence {
 func Scrub(s string, max int, secrets []string) string {
 	s = secret.Redact(s, secrets...)
 	s = secret.Redact(printableASCII(s), secrets...)
-	s = removeTokenLike(s)
+	s = secret.RemoveTokenShaped(s)
 	s = strings.TrimSpace(s)
 	if len(s) > max {
 		s = s[:max-len(cutMark)] + cutMark
@@ -95,46 +84,3 @@ func printableASCII(s string) string {
 	}
 	return string(b)
 }
-
-// removeTokenLike replaces each token-looking run of word characters.
-func removeTokenLike(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if !isWordChar(s[i]) {
-			b.WriteByte(s[i])
-			i++
-			continue
-		}
-		j := i
-		for j < len(s) && isWordChar(s[j]) {
-			j++
-		}
-		if looksLikeToken(s[i:j]) {
-			b.WriteString(removedMark)
-		} else {
-			b.WriteString(s[i:j])
-		}
-		i = j
-	}
-	return b.String()
-}
-
-// Word characters are those ctrld's tokens, resolver IDs, UUIDs and JWTs
-// are made of. ':', '/', '=' and '&' are not, so addresses and URLs fall
-// apart into short, harmless words.
-func isWordChar(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '-' || c == '_' || c == '.'
-}
-
-func looksLikeToken(w string) bool {
-	if len(w) >= longTokenLen {
-		return true
-	}
-	if len(w) < tokenLikeLen {
-		return false
-	}
-	return strings.ContainsAny(w, "0123456789") && strings.IndexFunc(w, isLetter) >= 0
-}
-
-func isLetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/result"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/secret"
 )
 
 // FuzzClean takes a result file's free text through the one reader (the
@@ -95,8 +96,8 @@ func checkClean(t *testing.T, e Evidence) {
 				t.Fatalf("byte %#x kept in %q", s[i], s)
 			}
 		}
-		for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r > 0x7f || !isWordChar(byte(r)) }) {
-			if looksLikeToken(w) {
+		for _, w := range strings.FieldsFunc(s, func(r rune) bool { return r > 0x7f || !secret.IsWordChar(byte(r)) }) {
+			if secret.TokenShaped(w) {
 				t.Fatalf("token-like word %q kept in %q", w, s)
 			}
 		}

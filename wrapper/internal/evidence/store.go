@@ -14,8 +14,8 @@ import (
 )
 
 // FileName is the kept copy, beside the wrapper's last-result record (on
-// Windows in the protected ProgramData folder, which an MSI rollback does
-// not touch).
+// Windows in the record folder under Program Files, which an MSI
+// rollback does not touch).
 const FileName = contract.EvidenceFile
 
 // maxStoredSize is far more than a cleaned record can take.

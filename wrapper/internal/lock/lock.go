@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
@@ -21,21 +22,45 @@ var ErrBusy = errors.New("another ctrld-install run holds the lock")
 // Lock is a held lock.
 type Lock struct{ f *os.File }
 
-// Acquire takes the lock for home without waiting. The OS drops it when
-// the process dies, so a crash never leaves the home dir locked. A link or
-// anything but a regular file at the lock's path is refused (an error
-// matching safefile.ErrRefused), never followed, and left where it is:
+// Acquire takes the lock for home, waiting at most busyRetry while
+// another process has it. The OS drops it when the process dies, so a
+// crash never leaves the home dir locked. A link or anything but a
+// regular file at the lock's path is refused (an error matching
+// safefile.ErrRefused), never followed, and left where it is:
 // replacing it could hand two runs two different locks.
 func Acquire(home string) (*Lock, error) {
 	f, err := safefile.OpenOrCreate(filepath.Join(home, FileName), 0o600)
 	if err != nil {
 		return nil, err
 	}
-	if err := tryLock(f); err != nil {
+	if err := lockSoon(f); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return &Lock{f: f}, nil
+}
+
+// Where the OS has no list of file locks to read, Held takes a shared
+// lock for an instant; a run that asks in that instant must not answer
+// INSTALL_IN_PROGRESS. So a busy lock is asked for again, every
+// retryEvery, for busyRetry: far longer than a probe holds it, far
+// shorter than a run does.
+const (
+	busyRetry  = 500 * time.Millisecond
+	retryEvery = 10 * time.Millisecond
+)
+
+// lockSoon takes the exclusive lock on f, retrying while it is busy for
+// at most busyRetry.
+func lockSoon(f *os.File) error {
+	deadline := time.Now().Add(busyRetry)
+	for {
+		err := tryLock(f)
+		if !errors.Is(err, ErrBusy) || !time.Now().Before(deadline) {
+			return err
+		}
+		time.Sleep(retryEvery)
+	}
 }
 
 // Release drops the lock.

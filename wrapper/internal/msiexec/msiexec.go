@@ -6,7 +6,6 @@ package msiexec
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -41,10 +40,8 @@ type Install struct {
 	Properties []string // PROPERTY=value
 	// RecordDir holds the last-result file the custom action writes.
 	RecordDir string
-	// Guard judges RecordDir before the record is read.
-	Guard report.Guard
 	// LogDir receives msiexec's verbose log: a folder only administrators
-	// can write and read (the protected record folder).
+	// can write (the record folder).
 	LogDir string
 	Run    Runner
 	Now    func() time.Time
@@ -114,11 +111,5 @@ func (in Install) record(began time.Time) (codes.Outcome, bool) {
 	if err != nil || info.ModTime().Before(began) {
 		return codes.Outcome{}, false
 	}
-	return report.ReadLast(in.Guard, in.RecordDir)
-}
-
-// Describe names the mode for usage messages.
-func Describe() string {
-	return fmt.Sprintf("install-msi FILE.msi [PROPERTY=value...]: run msiexec, exit with the stage code (21-69) or %d, %d, %d, %d, %d",
-		Success, RebootRequired, RebootStarted, AlreadyRunning, Failure)
+	return report.ReadLast(in.RecordDir)
 }

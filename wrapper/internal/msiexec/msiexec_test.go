@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
 
@@ -21,16 +20,13 @@ func fakeMsiexec(t *testing.T, dir string, code int, write *codes.Outcome, seen 
 	return func(_ context.Context, args []string) (int, error) {
 		*seen = args
 		if write != nil {
-			if err := report.SaveLast(thisOS, dir, *write); err != nil {
+			if err := report.SaveLast(dir, *write); err != nil {
 				t.Fatal(err)
 			}
 		}
 		return code, nil
 	}
 }
-
-// thisOS guards the record folder as the wrapper on this OS does.
-var thisOS = platform.Current()
 
 func TestExitCodes(t *testing.T) {
 	listener := codes.Failure(codes.ListenerBindFailed)
@@ -55,14 +51,14 @@ func TestExitCodes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			if tc.stale {
-				if err := report.SaveLast(thisOS, dir, listener); err != nil {
+				if err := report.SaveLast(dir, listener); err != nil {
 					t.Fatal(err)
 				}
 				old := time.Now().Add(-time.Hour)
 				os.Chtimes(filepath.Join(dir, report.LastFileName), old, old)
 			}
 			var seen []string
-			in := Install{MSI: `C:\x\ctrld.msi`, Properties: []string{"PROVISION_TOKEN=t"}, RecordDir: dir, Guard: thisOS, LogDir: t.TempDir(),
+			in := Install{MSI: `C:\x\ctrld.msi`, Properties: []string{"PROVISION_TOKEN=t"}, RecordDir: dir, LogDir: t.TempDir(),
 				Run: fakeMsiexec(t, dir, tc.msiexec, tc.write, &seen), Now: time.Now}
 			got, outcome, fresh := in.Do(context.Background())
 			if got != tc.want {

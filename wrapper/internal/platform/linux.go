@@ -138,14 +138,7 @@ func (Linux) MoveOffLegacyDir(context.Context, Service) error { return nil }
 
 func (Linux) Policy() settings.Settings { return settings.Settings{} }
 
-func (Linux) LastResultDir(home string) string { return home }
-
-// ClaimRecordDir has nothing to claim: the record folder is the ctrld
-// home dir, which only root can have made.
-func (Linux) ClaimRecordDir(string) error { return nil }
-
-func (Linux) PrepareRecordDir(dir string) error { return makePrivateDir(dir) }
-
-func (Linux) CheckRecordDir(string) error { return nil }
+// RecordDir is the ctrld home dir, in a place only root can write.
+func (Linux) RecordDir(home string) string { return home }
 
 func (Linux) Msiexec() string { return "" }

@@ -63,19 +63,13 @@ type OS interface {
 	// Policy returns the OS's own managed settings (the Windows policy
 	// key); empty where the OS has none beyond files.
 	Policy() settings.Settings
-	// LastResultDir is where the last-result file lives.
-	LastResultDir(home string) string
-	// ClaimRecordDir makes sure, before ctrld runs, that no user but root
-	// controls the record folder, where a user could have made it first:
-	// it creates the folder or takes it back from whoever made it.
-	ClaimRecordDir(dir string) error
-	// PrepareRecordDir creates the record folder, claimed, before
-	// anything is written in it.
-	PrepareRecordDir(dir string) error
-	// CheckRecordDir reports, without creating or changing it, why the
-	// record folder is not to be trusted: nil when only root (SYSTEM and
-	// Administrators) controls it.
-	CheckRecordDir(dir string) error
+	// RecordDir is where the last-result record and the evidence copy
+	// live (on Windows msiexec's verbose log too), given ctrld's home dir:
+	// a folder in a place where no user but root (SYSTEM and
+	// Administrators) can create anything, so that whoever writes there
+	// creates it if need be (report.MakeRecordDir) and every reader
+	// trusts what it finds in it.
+	RecordDir(home string) string
 	// Bounds are how long the wrapper's own steps may take on this OS.
 	Bounds() Bounds
 	// Runnable reports whether a regular file may be run as a program:
@@ -100,8 +94,3 @@ func anyExists(paths []string) bool {
 	}
 	return false
 }
-
-// makePrivateDir makes the record folder on macOS and Linux: the ctrld
-// home dir, private as the packages ship it, in a place only root can
-// write; there is nothing to claim and nothing to check.
-func makePrivateDir(dir string) error { return os.MkdirAll(dir, 0o700) }

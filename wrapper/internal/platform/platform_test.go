@@ -55,7 +55,7 @@ func (f *fakeSCM) Restart(_ context.Context, name string) error {
 
 func TestWindowsUsesTheSCM(t *testing.T) {
 	scm := &fakeSCM{services: map[string]bool{"ctrld": false}}
-	w := Windows{SCM: scm, ProgramData: `C:\ProgramData`, ReadPolicy: func() settings.Settings {
+	w := Windows{SCM: scm, ReadPolicy: func() settings.Settings {
 		return settings.Settings{settings.InterceptMode: "standard"}
 	}}
 	ctx := context.Background()
@@ -67,9 +67,6 @@ func TestWindowsUsesTheSCM(t *testing.T) {
 	}
 	if err := w.Reload(ctx, Service{Name: "ctrld"}); err != nil || !w.Gate(ctx, Service{Name: "ctrld"}) {
 		t.Fatalf("reload: %v", err)
-	}
-	if got := w.LastResultDir(`C:\Program Files\ControlD`); got != filepath.Join(`C:\ProgramData`, "ControlD") {
-		t.Fatalf("last-result dir %q must survive rollback of the install folder", got)
 	}
 	if w.Policy()[settings.InterceptMode] != "standard" {
 		t.Fatal("policy not read")

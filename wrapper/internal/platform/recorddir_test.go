@@ -2,98 +2,56 @@ package platform
 
 import (
 	"errors"
-	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/winacl"
 )
 
-// aclDisk is a Windows file system holding at most the one folder, for
-// the record folder's claim.
-type aclDisk struct {
-	folder *winacl.Folder // nil: nothing there
-	// stuck: the folder cannot be moved aside, so it is reset in place.
-	stuck bool
-	calls []string
+// On Windows the record lands in ControlD\records under the native
+// Program Files, where only administrators can create anything, wherever
+// ctrld was installed; never under ProgramData, where any user can.
+func TestWindowsRecordDirIsUnderProgramFiles(t *testing.T) {
+	w := Windows{ProgramFiles: `C:\Program Files`}
+	want := filepath.Join(`C:\Program Files`, "ControlD", "records")
+	for _, home := range []string{`C:\Program Files\ControlD`, `C:\Program Files (x86)\ControlD`, `D:\Tools\ctrld`} {
+		got := w.RecordDir(home)
+		if got != want {
+			t.Errorf("home %s: record dir %q, want %q", home, got, want)
+		}
+		if strings.Contains(strings.ToLower(got), "programdata") {
+			t.Errorf("home %s: the record is under ProgramData: %q", home, got)
+		}
+	}
 }
 
-// aUser is a standard user's SID.
-const aUser = "S-1-5-21-1-2-3-1001"
-
-func (d *aclDisk) Self() (string, error) { return winacl.System, nil }
-
-func (d *aclDisk) Create(string) error {
-	if d.folder != nil {
-		return fs.ErrExist
+// The x86 wrapper on 64-bit Windows takes the 64-bit Program Files, as
+// the 64-bit wrapper does, so both find the same record; 32-bit Windows
+// has only its own.
+func TestNativeProgramFilesPrefersThe64BitFolder(t *testing.T) {
+	answer := func(dir string, err error) func() (string, error) {
+		return func() (string, error) { return dir, err }
 	}
-	d.calls = append(d.calls, "create")
-	d.folder = &winacl.Folder{Directory: true, Owner: winacl.System}
-	return nil
+	unknown := errors.New("element not found")
+	for name, tc := range map[string]struct {
+		native, own func() (string, error)
+		want        string
+	}{
+		"64-bit Windows": {answer(`C:\Program Files`, nil), answer(`C:\Program Files (x86)`, nil), `C:\Program Files`},
+		"32-bit Windows": {answer("", unknown), answer(`C:\Program Files`, nil), `C:\Program Files`},
+		"nothing known":  {answer("", unknown), answer("", unknown), `C:\Program Files`},
+		"empty answers":  {answer("", nil), answer(`E:\Apps`, nil), `E:\Apps`},
+	} {
+		if got := nativeProgramFiles(tc.native, tc.own); got != tc.want {
+			t.Errorf("%s: %q, want %q", name, got, tc.want)
+		}
+	}
 }
 
-func (d *aclDisk) Inspect(string) (winacl.Folder, error) {
-	if d.folder == nil {
-		return winacl.Folder{}, fs.ErrNotExist
-	}
-	return *d.folder, nil
-}
-
-func (d *aclDisk) Remove(path string) error {
-	d.calls = append(d.calls, "remove "+filepath.Base(path))
-	return nil
-}
-
-func (d *aclDisk) MoveAside(path string) (string, error) {
-	d.calls = append(d.calls, "move aside")
-	if d.stuck {
-		return "", fs.ErrPermission
-	}
-	d.folder = nil
-	return path + ".old", nil
-}
-
-func (d *aclDisk) Reset(_, sddl string) error {
-	d.calls = append(d.calls, "reset")
-	if sddl == winacl.ProtectedDACL {
-		d.folder = &winacl.Folder{Directory: true, Owner: winacl.System}
-	}
-	return nil
-}
-
-// On Windows a record folder a user made first is refused by the check,
-// which changes nothing, and taken back by the claim, which writes the
-// wrapper's own files off unread when it has to reset the folder in
-// place.
-func TestWindowsClaimsTheRecordFolderAUserMade(t *testing.T) {
-	disk := &aclDisk{folder: &winacl.Folder{Directory: true, Owner: aUser}, stuck: true}
-	w := Windows{ACL: disk}
-	dir := `C:\ProgramData\ControlD`
-	if err := w.CheckRecordDir(dir); !errors.Is(err, winacl.ErrOwner) {
-		t.Fatalf("a user's folder was not refused: %v", err)
-	}
-	if len(disk.calls) != 0 {
-		t.Fatalf("the check changed the folder: %q", disk.calls)
-	}
-	if err := w.ClaimRecordDir(dir); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.CheckRecordDir(dir); err != nil {
-		t.Fatalf("the claimed folder is refused: %v", err)
-	}
-	want := []string{"move aside", "reset"}
-	for _, name := range []string{contract.LastResultFile, contract.PendingResultFile, contract.EvidenceFile, contract.MsiexecLogFile} {
-		want = append(want, "remove "+name)
-	}
-	want = append(want, "reset")
-	if strings.Join(disk.calls, ";") != strings.Join(want, ";") {
-		t.Fatalf("calls %q, want %q", disk.calls, want)
-	}
-	// A run that writes in a folder not yet there creates it protected.
-	fresh := &aclDisk{}
-	if err := (Windows{ACL: fresh}).PrepareRecordDir(dir); err != nil || strings.Join(fresh.calls, ";") != "create" {
-		t.Fatalf("prepare: %v, calls %q", err, fresh.calls)
+// On macOS and Linux the record is the ctrld home dir's.
+func TestUnixRecordDirIsTheHome(t *testing.T) {
+	for _, osys := range []OS{Linux{}, Darwin{}} {
+		if got := osys.RecordDir("/etc/controld"); got != "/etc/controld" {
+			t.Errorf("%T: %q", osys, got)
+		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/winacl"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -20,14 +19,15 @@ type ServiceManager interface {
 
 // Windows: SCM services, settings from the policy key.
 type Windows struct {
-	SCM         ServiceManager
-	ReadPolicy  func() settings.Settings
-	ProgramData string
+	SCM        ServiceManager
+	ReadPolicy func() settings.Settings
+	// ProgramFiles is the native Program Files: the 64-bit one on 64-bit
+	// Windows, also for the x86 wrapper, so that every wrapper finds the
+	// same record.
+	ProgramFiles string
 	// System32 is the system folder the OS reports (GetSystemDirectory),
 	// where msiexec lives.
 	System32 string
-	// ACL makes, judges and takes back folders by their owner and DACL.
-	ACL winacl.Claimer
 }
 
 // msiexecName is msiexec's file in the system folder.
@@ -49,26 +49,13 @@ func (w Windows) Reload(ctx context.Context, svc Service) error {
 
 func (w Windows) Policy() settings.Settings { return w.ReadPolicy() }
 
-// LastResultDir is under ProgramData: an MSI rollback empties the install
-// folder, and the record must outlive it.
-func (w Windows) LastResultDir(string) string {
-	return filepath.Join(w.ProgramData, contract.ProgramDataFolder)
+// RecordDir is the record folder in ControlD under Program Files, where
+// only administrators can create anything: no user can have made it, or
+// any name in it, first. The MSI installs nothing in it, so a rollback
+// leaves the record of why it rolled back.
+func (w Windows) RecordDir(string) string {
+	return filepath.Join(w.ProgramFiles, contract.InstallFolder, contract.RecordFolder)
 }
-
-// The record folder under ProgramData is one any user could have made
-// first: the runs that write in it (start, install-msi) take it back from
-// them, and a reader uses it only when SYSTEM and Administrators alone
-// control it.
-
-// ClaimRecordDir creates the record folder, taking it back from whoever
-// made it; the wrapper's files in a user's folder are removed unread.
-func (w Windows) ClaimRecordDir(dir string) error {
-	return winacl.Claim(w.ACL, dir, contract.RecordFiles)
-}
-
-func (w Windows) PrepareRecordDir(dir string) error { return w.ClaimRecordDir(dir) }
-
-func (w Windows) CheckRecordDir(dir string) error { return winacl.Check(w.ACL, dir) }
 
 func (w Windows) Msiexec() string {
 	if w.System32 == "" {

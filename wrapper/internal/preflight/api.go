@@ -108,26 +108,40 @@ func (a API) dial(ctx context.Context, addrs []string, port string) (net.Conn, C
 
 // handshake runs TLS and checks the chain as ctrld's TLS would, but by
 // hand, so that a chain that fails can still be described: who issued
-// it and whether the clock is the reason. The connection is nil when
-// there was no handshake.
+// it and whether the clock is the reason. The chain is judged inside the
+// handshake, so a chain that fails ends it: not one byte of HTTP goes to
+// a peer that did not prove it is the API. The connection is nil unless
+// the chain verified; for one that did not, what the handshake showed
+// (the issuer, the validity against this machine's clock) is the report.
 func (a API) handshake(ctx context.Context, conn net.Conn, host string, now time.Time) (*tls.Conn, Check) {
 	conn.SetDeadline(stepDeadline(ctx, a.Step))
-	c := tls.Client(conn, &tls.Config{ServerName: host, InsecureSkipVerify: true, MinVersion: tls.VersionTLS12})
-	if err := c.HandshakeContext(ctx); err != nil {
-		return nil, fail(checkTLS, codes.APIUnreachable, "TLS handshake with "+conn.RemoteAddr().String()+" failed: "+netReason(err))
+	var leaf *x509.Certificate
+	var chain []*x509.Certificate
+	var chainErr error
+	judge := func(cs tls.ConnectionState) error {
+		if len(cs.PeerCertificates) == 0 {
+			chainErr = errNoCertificate
+			return chainErr
+		}
+		leaf = cs.PeerCertificates[0]
+		chain, chainErr = verify(cs.PeerCertificates, host, a.Roots, now)
+		return chainErr
 	}
-	certs := c.ConnectionState().PeerCertificates
-	if len(certs) == 0 {
+	c := tls.Client(conn, &tls.Config{ServerName: host, InsecureSkipVerify: true, VerifyConnection: judge, MinVersion: tls.VersionTLS12})
+	err := c.HandshakeContext(ctx)
+	switch {
+	case errors.Is(chainErr, errNoCertificate):
 		return nil, fail(checkTLS, codes.APIUnreachable, "the server sent no certificate")
-	}
-	chain, err := verify(certs, host, a.Roots, now)
-	if err != nil {
-		// The connection stays usable for the clock check.
-		return c, fail(checkTLS, codes.APIUnreachable, chainProblem(err, certs[0], host, now))
+	case chainErr != nil:
+		return nil, fail(checkTLS, codes.APIUnreachable, chainProblem(chainErr, leaf, host, now))
+	case err != nil:
+		return nil, fail(checkTLS, codes.APIUnreachable, "TLS handshake with "+conn.RemoteAddr().String()+" failed: "+netReason(err))
 	}
 	root := chain[len(chain)-1]
 	return c, pass(checkTLS, "the certificate for "+host+" verifies to the root "+quoteName(root.Subject.CommonName, root.Subject.String())+"; a TLS-inspecting proxy trusted here would show its own root")
 }
+
+var errNoCertificate = errors.New("no certificate")
 
 func verify(certs []*x509.Certificate, host string, roots *x509.CertPool, now time.Time) ([]*x509.Certificate, error) {
 	inter := x509.NewCertPool()

@@ -1,17 +1,22 @@
 package preflight
 
 import (
+	"bytes"
 	"context"
+	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
@@ -67,26 +72,99 @@ func TestAPIReachable(t *testing.T) {
 	}
 }
 
-func TestAPIIntercepted(t *testing.T) {
-	srv, _ := fakeAPI(t)
-	got := byName(apiAt(srv, x509.NewCertPool()).checks(context.Background(), time.Now))
-	tls := got[checkTLS]
-	if tls.Code != codes.APIUnreachable || !strings.Contains(tls.Detail, "a TLS-intercepting proxy replaced the API's certificate") {
-		t.Errorf("an unknown root: %+v", tls)
+// A chain that does not verify, for any reason, ends the handshake:
+// the TLS check says why from what the handshake showed, and the peer
+// gets not one byte of HTTP.
+func TestAPIUnverifiedChainGetsNoRequest(t *testing.T) {
+	later := func() time.Time { return time.Now().AddDate(200, 0, 0) }
+	for name, tc := range map[string]struct {
+		untrusted bool
+		host      string
+		now       func() time.Time
+		want      string
+	}{
+		"unknown root":  {untrusted: true, now: time.Now, want: "a TLS-intercepting proxy replaced the API's certificate"},
+		"clock far off": {now: later, want: "check the clock"},
+		"wrong name":    {host: "api.controld.com", now: time.Now, want: "is not for api.controld.com"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			addr, roots, received := recordingAPI(t)
+			if tc.untrusted {
+				roots = x509.NewCertPool()
+			}
+			a := apiOn(addr, roots)
+			if tc.host != "" {
+				a.URL.Host = tc.host + ":" + a.URL.Port()
+			}
+			got := byName(a.checks(context.Background(), tc.now))
+			if tls := got[checkTLS]; tls.Code != codes.APIUnreachable || !strings.Contains(tls.Detail, tc.want) {
+				t.Errorf("tls: %+v", tls)
+			}
+			if clock, ok := got[checkClock]; ok {
+				t.Errorf("the clock was judged over a chain that failed: %+v", clock)
+			}
+			select {
+			case n := <-received:
+				if n != 0 {
+					t.Errorf("the peer got %d bytes of HTTP over a chain that did not verify", n)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the peer never saw the connection end")
+			}
+		})
 	}
 }
 
-func TestAPIClockFarOff(t *testing.T) {
-	srv, roots := fakeAPI(t)
-	later := func() time.Time { return time.Now().AddDate(200, 0, 0) }
-	got := byName(apiAt(srv, roots).checks(context.Background(), later))
-	if tls := got[checkTLS]; tls.Code != codes.APIUnreachable || !strings.Contains(tls.Detail, "check the clock") {
-		t.Errorf("tls: %+v", tls)
+// recordingAPI is a TLS server for example.com that notes, for each
+// connection, how many bytes arrived after the handshake (none when the
+// handshake failed), and the roots that trust it.
+func recordingAPI(t *testing.T) (string, *x509.CertPool, <-chan int) {
+	t.Helper()
+	ln, roots := exampleTLSListener(t)
+	received := make(chan int, 8)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				c.SetDeadline(time.Now().Add(5 * time.Second))
+				if c.(*tls.Conn).Handshake() != nil {
+					received <- 0
+					return
+				}
+				n, _ := io.Copy(io.Discard, c)
+				received <- int(n)
+			}()
+		}
+	}()
+	return ln.Addr().String(), roots, received
+}
+
+// exampleTLSListener listens on loopback with a certificate for
+// example.com from a throwaway CA, and returns the roots that trust it.
+func exampleTLSListener(t *testing.T) (net.Listener, *x509.CertPool) {
+	t.Helper()
+	cert, caPEM, err := testenv.ThrowawayCert("preflight test CA", []string{"example.com"}, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	clock := got[checkClock]
-	if clock.Code != codes.APIUnreachable || !strings.Contains(clock.Detail, "ahead of the API's Date header: outside the certificate's validity") {
-		t.Errorf("clock: %+v", clock)
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(caPEM)
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert}})
+	if err != nil {
+		t.Fatal(err)
 	}
+	t.Cleanup(func() { ln.Close() })
+	return ln, roots
+}
+
+// apiOn reaches the server at addr under the name example.com, as apiAt.
+func apiOn(addr string, roots *x509.CertPool) API {
+	host, port, _ := net.SplitHostPort(addr)
+	return API{URL: &url.URL{Scheme: "https", Host: "example.com:" + port}, Fallback: []string{host}, Resolver: noDNS, Roots: roots, Step: 5 * time.Second}
 }
 
 func TestAPIClockSkewWithinValidity(t *testing.T) {
@@ -95,16 +173,6 @@ func TestAPIClockSkewWithinValidity(t *testing.T) {
 	clock := byName(apiAt(srv, roots).checks(context.Background(), later))[checkClock]
 	if clock.OK || clock.Fails() || !strings.Contains(clock.Detail, "ahead of the API's Date header; TLS still works") {
 		t.Errorf("an hour off is a warning: %+v", clock)
-	}
-}
-
-func TestAPIWrongName(t *testing.T) {
-	srv, roots := fakeAPI(t)
-	a := apiAt(srv, roots)
-	a.URL.Host = "api.controld.com:" + a.URL.Port()
-	tls := byName(a.checks(context.Background(), time.Now))[checkTLS]
-	if tls.Code != codes.APIUnreachable || !strings.Contains(tls.Detail, "is not for api.controld.com") {
-		t.Errorf("%+v", tls)
 	}
 }
 
@@ -149,4 +217,71 @@ func TestAPISilentIsBounded(t *testing.T) {
 	if tls.Code != codes.APIUnreachable || !strings.Contains(tls.Detail, "timed out") {
 		t.Errorf("%+v", tls)
 	}
+}
+
+// endlessHeaderAPI is a TLS server for example.com that answers any
+// request with a status line and one header that never ends, as fast as
+// the connection takes it. It returns the server's address and the roots
+// that trust it.
+func endlessHeaderAPI(t *testing.T) (string, *x509.CertPool) {
+	t.Helper()
+	ln, roots := exampleTLSListener(t)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go streamEndlessHeader(c)
+		}
+	}()
+	return ln.Addr().String(), roots
+}
+
+func streamEndlessHeader(c net.Conn) {
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(time.Minute))
+	if _, err := c.Read(make([]byte, 1024)); err != nil {
+		return
+	}
+	if _, err := c.Write([]byte("HTTP/1.1 200 OK\r\nX-Endless: ")); err != nil {
+		return
+	}
+	chunk := bytes.Repeat([]byte("a"), 32<<10)
+	for {
+		if _, err := c.Write(chunk); err != nil {
+			return
+		}
+	}
+}
+
+// A peer whose chain verifies but whose answer to HEAD / is one endless
+// header: preflight reads a few KiB of it, not what the peer sends in
+// the step's time, and ends at once.
+func TestAPIEndlessHeaderIsBounded(t *testing.T) {
+	step := 3 * time.Second
+	a := apiOn(endlessHeaderAPI(t))
+	a.Step = step
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	began := time.Now()
+	got := byName(a.checks(context.Background(), time.Now))
+	took := time.Since(began)
+	runtime.ReadMemStats(&after)
+	if !got[checkTLS].OK {
+		t.Fatalf("tls: %+v", got[checkTLS])
+	}
+	clock := got[checkClock]
+	if !strings.Contains(clock.Detail, "no complete HTTP answer in its first 4096 bytes") {
+		t.Errorf("clock: %+v", clock)
+	}
+	const maxAlloc = 4 << 20
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > maxAlloc {
+		t.Errorf("the checks allocated %d bytes for an endless header, want at most %d", alloc, maxAlloc)
+	}
+	if took >= step {
+		t.Errorf("the checks took %v: the bound on the answer did not end the read", took)
+	}
+	t.Logf("took %v, allocated %d bytes", took, after.TotalAlloc-before.TotalAlloc)
 }

@@ -17,6 +17,10 @@ type LsofHolders struct{ Path string }
 // maxLsofOutput bounds what is read of lsof's output.
 const maxLsofOutput = 1 << 20
 
+// lsofEnv is all of lsof's environment: it needs none of the wrapper's,
+// which may hold the token.
+var lsofEnv = []string{"PATH=/usr/bin:/bin:/usr/sbin:/sbin", "LC_ALL=C"}
+
 // Find is a HolderFinder.
 func (l LsofHolders) Find(ctx context.Context, proto string, port int) ([]Holder, error) {
 	args := []string{"-nP", "-F", "pc", "-i" + strings.ToUpper(proto) + ":" + strconv.Itoa(port)}
@@ -24,6 +28,7 @@ func (l LsofHolders) Find(ctx context.Context, proto string, port int) ([]Holder
 		args = append(args, "-sTCP:LISTEN")
 	}
 	cmd := exec.CommandContext(ctx, l.Path, args...)
+	cmd.Env = lsofEnv
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err

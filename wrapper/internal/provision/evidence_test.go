@@ -35,28 +35,29 @@ func listenerFailure(t *testing.T, cfg Config, fields string) (time.Time, codes.
 		t.Fatal(err)
 	}
 	o := codes.Failure(codes.ListenerBindFailed)
-	if err := report.SaveLast(platform.Linux{}, cfg.RecordDir, o); err != nil {
+	if err := report.SaveLast(cfg.RecordDir, o); err != nil {
 		t.Fatal(err)
 	}
 	return began, o
 }
 
 // On Windows ctrld's home is its install folder, which an MSI rollback
-// deletes with the result file in it. The kept copy sits with the record
-// under ProgramData, so it outlives the rollback; the token from the
-// policy key, a lower-priority source, is redacted from it.
+// empties of the files in it, the result file among them. The kept copy
+// sits with the record in the record folder, which the MSI installs
+// nothing in, so it outlives the rollback; the token from the policy
+// key, a lower-priority source, is redacted from it.
 func TestEvidenceSurvivesRollbackOnWindows(t *testing.T) {
-	programData := t.TempDir()
-	home := filepath.Join(t.TempDir(), "Program Files", contract.InstallFolder)
+	programFiles := t.TempDir()
+	home := filepath.Join(programFiles, contract.InstallFolder)
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	osys := platform.Windows{
-		SCM:         noServices{},
-		ReadPolicy:  func() settings.Settings { return settings.Settings{settings.ProvisionToken: testenv.Canary} },
-		ProgramData: programData,
+		SCM:          noServices{},
+		ReadPolicy:   func() settings.Settings { return settings.Settings{settings.ProvisionToken: testenv.Canary} },
+		ProgramFiles: programFiles,
 	}
-	cfg := Config{Home: home, RecordDir: osys.LastResultDir(home)}
+	cfg := Config{Home: home, RecordDir: osys.RecordDir(home)}
 	if err := os.MkdirAll(cfg.RecordDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -66,16 +67,14 @@ func TestEvidenceSurvivesRollbackOnWindows(t *testing.T) {
 	p.gather(context.Background())
 	p.keepEvidence(began, o)
 
-	if err := os.RemoveAll(home); err != nil { // the rollback
-		t.Fatal(err)
-	}
+	rollBack(t, home, cfg.RecordDir)
 	known, err := KnownTokens(context.Background(), cfg, osys)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r, err := evidence.Load(cfg.RecordDir, o.Line(), time.Now().Add(-time.Minute), known)
 	if err != nil {
-		t.Fatalf("no copy under ProgramData after the rollback: %v", err)
+		t.Fatalf("no copy in the record folder after the rollback: %v", err)
 	}
 	if r.Message != "bind failed for [redacted]" {
 		t.Errorf("message = %q", r.Message)
@@ -83,7 +82,7 @@ func TestEvidenceSurvivesRollbackOnWindows(t *testing.T) {
 	if len(r.Attempts) != 1 || r.Attempts[0].OSError != "address already in use" {
 		t.Errorf("attempts = %+v", r.Attempts)
 	}
-	if found := testenv.FilesWithCanary(programData); len(found) > 0 || strings.Contains(r.Message, testenv.Canary) {
+	if found := testenv.FilesWithCanary(programFiles); len(found) > 0 || strings.Contains(r.Message, testenv.Canary) {
 		t.Fatalf("canary in %v or in the copy", found)
 	}
 
@@ -116,5 +115,25 @@ func TestEvidenceCopyHoldsNoPartOfAnOverriddenToken(t *testing.T) {
 	}
 	if testenv.HoldsPartOf(kept, testenv.CodeCanary) || !strings.Contains(string(kept), "bind failed for [redacted]") {
 		t.Fatalf("copy: %s", kept)
+	}
+}
+
+// rollBack removes every file an MSI rollback takes from the install
+// folder home: all it holds but the record folder.
+func rollBack(t *testing.T, home, records string) {
+	t.Helper()
+	entries, err := os.ReadDir(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if path := filepath.Join(home, e.Name()); path != records {
+			if err := os.RemoveAll(path); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, contract.ResultFile)); !os.IsNotExist(err) {
+		t.Fatalf("the result file outlived the rollback: %v", err)
 	}
 }

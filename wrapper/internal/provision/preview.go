@@ -11,8 +11,12 @@ import (
 // reads what start reads, the way start reads it, and writes nothing.
 
 // Upgrade reports whether start would take the upgrade path: ctrld's
-// service is already installed.
-func (p *Provisioner) Upgrade() bool { return p.OS.Installed(p.service()) }
+// service is already installed. With no ctrld found there is no service
+// name to look for (an empty one would match the folder of the service
+// files), so there is no upgrade to predict: the fresh path's checks apply.
+func (p *Provisioner) Upgrade() bool {
+	return p.Config.Ctrld != "" && p.OS.Installed(p.service())
+}
 
 // Settings merges every source as start does, once, without waiting for
 // a profile. The files' warnings go to the provisioner's Log. A stop

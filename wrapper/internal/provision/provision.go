@@ -98,6 +98,12 @@ func (p *Provisioner) underLock(ctx context.Context) codes.Outcome {
 	if err := os.MkdirAll(p.Config.Home, 0o700); err != nil {
 		return p.internal("the ctrld home dir could not be created", err)
 	}
+	// A home dir someone else controls could hold a forged record or
+	// result file, or ctrld's config: nothing is locked, run or written
+	// in it.
+	if err := safefile.TrustedDir(p.Config.Home); err != nil {
+		return p.internal("the ctrld home dir is refused", err)
+	}
 	l, err := lock.Acquire(p.Config.Home)
 	if errors.Is(err, lock.ErrBusy) {
 		return codes.Failure(codes.InstallInProgress)
@@ -111,15 +117,9 @@ func (p *Provisioner) underLock(ctx context.Context) codes.Outcome {
 	if lock.TreeAlive(p.Config.Home) {
 		return codes.Failure(codes.InstallInProgress)
 	}
-	// Nothing is written, and ctrld is not run, in a record folder that a
-	// user other than root could control: on Windows it is taken back
-	// first.
-	if err := p.OS.ClaimRecordDir(p.Config.RecordDir); err != nil {
-		return p.internal("the last-result folder "+p.Config.RecordDir+" was refused and could not be taken back", err)
-	}
 	// Success is the usual outcome: its record is flushed to disk while
 	// ctrld runs, and only renamed into place if it comes true.
-	pending := report.Prepare(p.OS, p.Config.RecordDir, codes.Success)
+	pending := report.Prepare(p.Config.RecordDir, codes.Success)
 	// Result files are stamped to the second.
 	began := time.Now().Truncate(time.Second)
 	o := p.safely(func() codes.Outcome { return p.provision(ctx) })
@@ -198,10 +198,12 @@ func (p *Provisioner) service() platform.Service {
 }
 
 func (p *Provisioner) provision(ctx context.Context) codes.Outcome {
-	if err := CtrldUsable(p.OS, p.Config.Ctrld); err != nil {
+	run, err := CtrldUsable(p.OS, p.Config.Ctrld)
+	if err != nil {
 		p.warn("ctrld not run: " + p.reason(err))
 		return codes.Failure(codes.CtrldNotFound)
 	}
+	p.Config.Ctrld = run
 	svc := p.service()
 	if o, failed := p.moveOffLegacyDir(ctx, svc); failed {
 		return o
@@ -397,12 +399,14 @@ func interrupted(ctx context.Context) bool {
 // ErrNotExecutable means there is no ctrld to run at the path.
 var ErrNotExecutable = errors.New("ctrld is missing or not executable")
 
-// CtrldUsable returns nil when start would run the ctrld at path: it is
-// an executable regular file that no user but root can replace. An error
-// that wraps ErrNotExecutable says which of those it is not.
-func CtrldUsable(osys platform.OS, path string) error {
+// CtrldUsable returns the path to run ctrld by when start would run the
+// ctrld at path: it is an executable regular file that no user but root
+// can replace. The path returned is the one that was checked (its folder
+// resolved, see safefile.CheckReplaceable). An error that wraps
+// ErrNotExecutable says which of those it is not.
+func CtrldUsable(osys platform.OS, path string) (string, error) {
 	if err := executable(osys, path); err != nil {
-		return fmt.Errorf("%w: %w", ErrNotExecutable, err)
+		return "", fmt.Errorf("%w: %w", ErrNotExecutable, err)
 	}
 	return safefile.Replaceable(path)
 }

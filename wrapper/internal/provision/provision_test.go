@@ -94,20 +94,12 @@ func (s *scm) Exists(string) bool                    { return true }
 func (s *scm) Running(string) bool                   { return s.running }
 func (s *scm) Restart(context.Context, string) error { s.running = true; return nil }
 
-// windowsHere is Windows with the record folder of the machine the test
-// runs on: a temp folder has no Windows ACLs to claim or judge.
-type windowsHere struct{ platform.Windows }
-
-func (windowsHere) ClaimRecordDir(dir string) error   { return platform.Linux{}.ClaimRecordDir(dir) }
-func (windowsHere) PrepareRecordDir(dir string) error { return platform.Linux{}.PrepareRecordDir(dir) }
-func (windowsHere) CheckRecordDir(dir string) error   { return platform.Linux{}.CheckRecordDir(dir) }
-
 func TestWindowsGateAsksTheSCM(t *testing.T) {
 	ctrld, _ := shCtrld(t, 0, 0)
 	m := &scm{}
-	win := windowsHere{platform.Windows{SCM: m, ReadPolicy: func() settings.Settings {
+	win := platform.Windows{SCM: m, ReadPolicy: func() settings.Settings {
 		return settings.Settings{settings.InterceptMode: "intercept-dns"}
-	}}}
+	}}
 	p, _ := newProvisioner(t, ctrld, win, nil, settings.Settings{})
 	if o := p.Run(context.Background()); o.Exit() != 65 {
 		t.Fatalf("service not running: got %q", o.Line())

@@ -143,7 +143,7 @@ func TestPanicWhileKeepingEvidenceSaysWhy(t *testing.T) {
 		t.Fatalf("the OS log does not say why: %q", text)
 	}
 	noCanary(t, log.warnings)
-	if got, ok := report.ReadLast(p.OS, dir); !ok || got != o {
+	if got, ok := report.ReadLast(dir); !ok || got != o {
 		t.Fatalf("record %q, %v", got.Line(), ok)
 	}
 }

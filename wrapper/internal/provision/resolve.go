@@ -51,7 +51,7 @@ func Resolve(in Input, osys platform.OS, env []string, log Warner) Config {
 	cfg := Config{
 		Ctrld:        ctrld,
 		Home:         home,
-		RecordDir:    osys.LastResultDir(home),
+		RecordDir:    osys.RecordDir(home),
 		Prefs:        orDefault(in.Prefs, defaults.Prefs),
 		SettingsFile: orDefault(in.SettingsFile, defaults.Settings),
 		ServiceFiles: osys.ServiceFiles(ServiceName(ctrld)),

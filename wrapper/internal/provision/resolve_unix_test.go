@@ -21,9 +21,9 @@ func TestResolveDefaults(t *testing.T) {
 	if cfg.ServiceFiles[0] != "/etc/systemd/system/ctrld-client.service" {
 		t.Fatalf("service files follow the binary's name: %v", cfg.ServiceFiles)
 	}
-	win := platform.Windows{ProgramData: `C:\ProgramData`}
+	win := platform.Windows{ProgramFiles: `C:\Program Files`}
 	cfg = Resolve(Input{Ctrld: ctrld, ServiceFile: "/x.service", PrefsWait: 0, PrefsWaitSet: true}, win, nil, &warnings{})
-	if cfg.Home != filepath.Dir(ctrld) || cfg.RecordDir != filepath.Join(`C:\ProgramData`, contract.ProgramDataFolder) {
+	if cfg.Home != filepath.Dir(ctrld) || cfg.RecordDir != filepath.Join(`C:\Program Files`, contract.InstallFolder, contract.RecordFolder) {
 		t.Fatalf("Windows: home %q, records %q", cfg.Home, cfg.RecordDir)
 	}
 	if len(cfg.ServiceFiles) != 1 || cfg.ServiceFiles[0] != "/x.service" {

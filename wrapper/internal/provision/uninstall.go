@@ -3,8 +3,10 @@ package provision
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
@@ -16,8 +18,9 @@ import (
 const ExitUninstallFailed = 1
 
 // Uninstall is for package removal on every OS: it has ctrld stop and
-// remove its service ("ctrld uninstall", bounded by the OS's Uninstall bound, and
-// skipped on Linux when ctrld's daemon runs without answering), makes
+// remove its service ("ctrld uninstall", bounded by the OS's Uninstall bound,
+// skipped on Linux when ctrld's daemon runs without answering, and skipped
+// for a ctrld a user other than root could replace), makes
 // sure (on Linux) that nothing of ctrld still acts or is known to the
 // init system, then deletes what the wrapper itself wrote (the record
 // and the lock) and the record's folder when that leaves it empty. All of
@@ -29,33 +32,54 @@ func Uninstall(ctx context.Context, cfg Config, osys platform.OS) int {
 	defer cancel()
 	code := 0
 	if ctrldAnswers(cfg, osys) {
-		code = uninstallService(ctx, cfg, bounds.Uninstall)
+		code = uninstallService(ctx, cfg, osys, bounds.Uninstall)
 	}
 	cleanUp(ctx, cfg, osys)
-	// Nothing is removed inside a record folder a user controls.
-	if osys.CheckRecordDir(cfg.RecordDir) == nil {
-		report.RemoveLast(osys, cfg.RecordDir)
-		evidence.Remove(cfg.RecordDir)
-	}
+	report.RemoveLast(cfg.RecordDir)
+	evidence.Remove(cfg.RecordDir)
 	lock.Remove(cfg.Home)
-	if cfg.RecordDir != cfg.Home {
-		os.Remove(cfg.RecordDir) // only succeeds when empty
-	}
+	removeRecordDir(cfg)
 	return code
 }
 
-func uninstallService(ctx context.Context, cfg Config, limit time.Duration) int {
+// uninstallService runs "ctrld uninstall" as start would run ctrld: only
+// a ctrld no user but root can replace, by the path that was checked.
+// Another is never run (ExitUninstallFailed): the clean-up that follows
+// does its work.
+func uninstallService(ctx context.Context, cfg Config, osys platform.OS, limit time.Duration) int {
 	if _, err := os.Stat(cfg.Ctrld); cfg.Ctrld == "" || err != nil {
 		return 0
 	}
+	run, err := CtrldUsable(osys, cfg.Ctrld)
+	if err != nil {
+		return ExitUninstallFailed
+	}
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
+	ctx, grace, cancelRun := proc.WithinDeadline(ctx, cfg.Grace)
+	defer cancelRun()
 	res, err := proc.Run(ctx, proc.Spec{
-		Path: cfg.Ctrld, Args: []string{"uninstall"}, Env: cfg.Env,
-		Grace: cfg.Grace,
+		Path: run, Args: []string{"uninstall"}, Env: cfg.Env,
+		Grace: grace,
 	})
 	if err != nil {
 		return ExitUninstallFailed
 	}
 	return res.ExitCode
+}
+
+// removeRecordDir removes the record folder where it is apart from the
+// home dir (Windows), with the msiexec log install-msi kept there, and
+// the ControlD folder holding it when that is not the home dir either
+// (the x86 package's, or one installed elsewhere): each folder only when
+// empty. The package removes the home dir.
+func removeRecordDir(cfg Config) {
+	if cfg.RecordDir == cfg.Home {
+		return
+	}
+	os.Remove(filepath.Join(cfg.RecordDir, contract.MsiexecLogFile))
+	os.Remove(cfg.RecordDir)
+	if parent := filepath.Dir(cfg.RecordDir); parent != cfg.Home {
+		os.Remove(parent)
+	}
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
-// LastFileName is the last-result file, kept in the ctrld home dir (under
-// ProgramData on Windows).
+// LastFileName is the last-result file, kept in the record folder
+// (platform.OS's RecordDir): the ctrld home dir on macOS and Linux.
 const LastFileName = contract.LastResultFile
 
 // maxLastSize is more than any valid line needs.
@@ -28,22 +28,27 @@ const maxLastSize = 512
 // until the next run.
 const pendingName = contract.PendingResultFile
 
-// Guard is how the OS makes the record folder and judges the one there
-// (platform.OS is one): on Windows any user could have made it first.
-type Guard interface {
-	// PrepareRecordDir creates the folder, or takes it back, before
-	// anything is written in it.
-	PrepareRecordDir(dir string) error
-	// CheckRecordDir reports why the folder is not to be trusted, without
-	// creating or changing it.
-	CheckRecordDir(dir string) error
+// MakeRecordDir creates the record folder if it is not there yet, before
+// anything is written in it: private to root on macOS and Linux, and on
+// Windows with what Program Files passes on (administrators write, users
+// read). The folder is where only root can create anything, so what is
+// there is the wrapper's; one that exists is used only when root (or this
+// account) alone controls it (safefile.TrustedDir).
+func MakeRecordDir(dir string) error {
+	if err := os.MkdirAll(dir, recordDirMode); err != nil {
+		return err
+	}
+	return safefile.TrustedDir(dir)
 }
+
+// recordDirMode is the record folder's mode where the OS has modes.
+const recordDirMode = 0o700
 
 // SaveLast records the line atomically and durably: a reader sees the old
 // line or the new one, never a mix, and a line once visible survives a
 // power cut.
-func SaveLast(g Guard, dir string, o codes.Outcome) error {
-	return Prepare(g, dir, o).Commit()
+func SaveLast(dir string, o codes.Outcome) error {
+	return Prepare(dir, o).Commit()
 }
 
 // Pending is a record written and flushed to disk ahead of time; only
@@ -51,7 +56,6 @@ func SaveLast(g Guard, dir string, o codes.Outcome) error {
 // a caller that can guess the outcome prepares it while it works and
 // pays only the move at the end.
 type Pending struct {
-	guard   Guard
 	dir     string
 	outcome codes.Outcome
 	flushed chan prepared
@@ -67,13 +71,12 @@ type prepared struct {
 }
 
 // Prepare starts writing and flushing the record for o in the
-// background. Nothing is written in a folder g's PrepareRecordDir
-// refuses.
-func Prepare(g Guard, dir string, o codes.Outcome) *Pending {
-	p := &Pending{guard: g, dir: dir, outcome: o, flushed: make(chan prepared, 1)}
+// background.
+func Prepare(dir string, o codes.Outcome) *Pending {
+	p := &Pending{dir: dir, outcome: o, flushed: make(chan prepared, 1)}
 	go func() {
-		err := writePending(g, dir, o.Line()+"\n")
-		_, valid := ReadLast(g, dir)
+		err := writePending(dir, o.Line()+"\n")
+		_, valid := ReadLast(dir)
 		p.flushed <- prepared{err: err, keepAside: valid}
 	}()
 	return p
@@ -81,11 +84,10 @@ func Prepare(g Guard, dir string, o codes.Outcome) *Pending {
 
 // Commit waits for the flush and moves the pending file over the
 // record. When that fails the old record is removed too, so that `last`
-// cannot go on reporting an older attempt; a refused folder is left as
-// it is.
+// cannot go on reporting an older attempt.
 func (p *Pending) Commit() error {
 	err := p.commit()
-	if err != nil && p.guard.CheckRecordDir(p.dir) == nil {
+	if err != nil {
 		os.Remove(filepath.Join(p.dir, pendingName))
 		os.Remove(filepath.Join(p.dir, LastFileName))
 	}
@@ -110,11 +112,11 @@ func (p *Pending) Record(o codes.Outcome) error {
 		return p.Commit()
 	}
 	<-p.flushed
-	return SaveLast(p.guard, p.dir, o)
+	return SaveLast(p.dir, o)
 }
 
-func writePending(g Guard, dir, text string) error {
-	if err := g.PrepareRecordDir(dir); err != nil {
+func writePending(dir, text string) error {
+	if err := MakeRecordDir(dir); err != nil {
 		return err
 	}
 	return writeFlushed(filepath.Join(dir, pendingName), text)
@@ -135,8 +137,8 @@ func writeFlushed(path, text string) error {
 
 // ReadLast returns the recorded line, re-validated so a tampered or
 // corrupt file yields nothing.
-func ReadLast(g Guard, dir string) (codes.Outcome, bool) {
-	if g.CheckRecordDir(dir) != nil {
+func ReadLast(dir string) (codes.Outcome, bool) {
+	if safefile.TrustedDir(dir) != nil {
 		return codes.Outcome{}, false
 	}
 	data, err := safefile.Read(filepath.Join(dir, LastFileName), safefile.Options{MaxSize: maxLastSize, NoLinks: true})
@@ -147,10 +149,9 @@ func ReadLast(g Guard, dir string) (codes.Outcome, bool) {
 	return codes.ParseLine(line)
 }
 
-// RemoveLast deletes the record and any pending one, for package removal;
-// never inside a folder a user controls.
-func RemoveLast(g Guard, dir string) error {
-	if err := g.CheckRecordDir(dir); err != nil {
+// RemoveLast deletes the record and any pending one, for package removal.
+func RemoveLast(dir string) error {
+	if err := safefile.TrustedDir(dir); err != nil {
 		return err
 	}
 	os.Remove(filepath.Join(dir, pendingName))

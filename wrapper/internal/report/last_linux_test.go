@@ -11,7 +11,7 @@ import (
 // would report an older attempt (a success, here) as the latest.
 func TestFailedSaveLeavesNoStaleRecord(t *testing.T) {
 	dir := t.TempDir()
-	if err := SaveLast(thisOS, dir, codes.Success); err != nil {
+	if err := SaveLast(dir, codes.Success); err != nil {
 		t.Fatal(err)
 	}
 	// A file size limit of zero fails the new record's write (EFBIG; Go
@@ -23,12 +23,12 @@ func TestFailedSaveLeavesNoStaleRecord(t *testing.T) {
 	if err := syscall.Setrlimit(syscall.RLIMIT_FSIZE, &syscall.Rlimit{Cur: 0, Max: old.Max}); err != nil {
 		t.Fatal(err)
 	}
-	err := SaveLast(thisOS, dir, codes.Failure(codes.ListenerBindFailed))
+	err := SaveLast(dir, codes.Failure(codes.ListenerBindFailed))
 	syscall.Setrlimit(syscall.RLIMIT_FSIZE, &old)
 	if err == nil {
 		t.Fatal("the write did not fail; the test proves nothing")
 	}
-	if o, ok := ReadLast(thisOS, dir); ok {
+	if o, ok := ReadLast(dir); ok {
 		t.Fatalf("the old record survived the failed write: %q", o.Line())
 	}
 }

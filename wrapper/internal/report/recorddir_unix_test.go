@@ -3,13 +3,20 @@
 package report
 
 import (
-	"path/filepath"
+	"os"
 	"testing"
+
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
-// newRecordDir is a record folder not made yet, in a folder not made
-// either: on macOS and Linux the record is saved in ctrld's home, made
-// with its parents.
-func newRecordDir(t *testing.T) string {
-	return filepath.Join(t.TempDir(), "new", "home")
+// On macOS and Linux the record folder is ctrld's home: a run that writes
+// the record makes it, with its parents, private to root.
+func TestSavingMakesARecordFolderPrivate(t *testing.T) {
+	dir := newRecordDir(t)
+	if err := SaveLast(dir, codes.Success); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(dir); err != nil || info.Mode().Perm() != 0o700 {
+		t.Fatalf("the folder is %v, %v", info, err)
+	}
 }

@@ -18,21 +18,21 @@ func TestCommitKeepsTheOldRecordAsidePending(t *testing.T) {
 	dir := t.TempDir()
 	first, second, third := codes.Failure(codes.ListenerBindFailed), codes.Success, codes.Failure(codes.TokenExpired)
 	for _, o := range []codes.Outcome{first, second} {
-		if err := SaveLast(thisOS, dir, o); err != nil {
+		if err := SaveLast(dir, o); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got, _ := ReadLast(thisOS, dir); got != second {
+	if got, _ := ReadLast(dir); got != second {
 		t.Fatalf("record holds %q", got.Line())
 	}
 	aside, err := os.ReadFile(filepath.Join(dir, pendingName))
 	if err != nil || string(aside) != first.Line()+"\n" {
 		t.Fatalf("the old record was not swapped aside: %q %v", aside, err)
 	}
-	if err := SaveLast(thisOS, dir, third); err != nil {
+	if err := SaveLast(dir, third); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := ReadLast(thisOS, dir); got != third {
+	if got, _ := ReadLast(dir); got != third {
 		t.Fatalf("record holds %q after a third run", got.Line())
 	}
 }
@@ -44,7 +44,7 @@ func TestCommitFreesARecordItDidNotWrite(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, LastFileName), []byte("token="+testenv.Canary+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := SaveLast(thisOS, dir, codes.Success); err != nil {
+	if err := SaveLast(dir, codes.Success); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Lstat(filepath.Join(dir, pendingName)); err == nil {

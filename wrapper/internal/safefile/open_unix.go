@@ -25,14 +25,15 @@ func open(path string, noLinks bool) (*os.File, error) {
 
 // openWrite opens for reading and writing, creating the file when
 // missing; O_NOFOLLOW refuses a link, O_EXCL anything already there (a
-// dangling link included). It never blocks, as open.
+// dangling link included), and a directory cannot be opened for writing.
+// It never blocks, as open.
 func openWrite(path string, exclusive bool, perm fs.FileMode) (*os.File, error) {
 	flags := os.O_RDWR | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 	if exclusive {
 		flags |= os.O_EXCL
 	}
 	f, err := os.OpenFile(path, flags, perm)
-	if errors.Is(err, syscall.ELOOP) {
+	if errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EISDIR) {
 		return nil, ErrNotRegular
 	}
 	return f, err

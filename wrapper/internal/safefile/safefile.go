@@ -87,3 +87,22 @@ func (r refusal) Unwrap() []error { return []error{ErrRefused, r.reason} }
 // waiting for a writer. A missing file returns an error that matches
 // os.ErrNotExist.
 func OpenExisting(path string) (*os.File, error) { return open(path, true) }
+
+// OpenRegular is OpenExisting for a file that must be a regular one:
+// anything else (a link, a FIFO, a device, a directory) is refused with
+// an error matching ErrNotRegular, as OpenOrCreate refuses it.
+func OpenRegular(path string) (*os.File, error) {
+	f, err := OpenExisting(path)
+	if errors.Is(err, ErrNotRegular) {
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	}
+	if err != nil {
+		return nil, err
+	}
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() || !notLink(f, info, true) {
+		f.Close()
+		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	}
+	return f, nil
+}

@@ -1,8 +1,6 @@
 package winacl
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"io/fs"
 	"os"
@@ -11,25 +9,8 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// OS is the real file system.
+// OS is the real file system, read without following a reparse point.
 type OS struct{}
-
-func (OS) Create(path string) error {
-	p, err := windows.UTF16PtrFromString(path)
-	if err != nil {
-		return err
-	}
-	sd, err := windows.SecurityDescriptorFromString(ProtectedDACL)
-	if err != nil {
-		return err
-	}
-	sa := windows.SecurityAttributes{SecurityDescriptor: sd}
-	sa.Length = uint32(unsafe.Sizeof(sa))
-	if err := windows.CreateDirectory(p, &sa); err != nil {
-		return &fs.PathError{Op: "mkdir", Path: path, Err: err}
-	}
-	return nil
-}
 
 func (OS) Self() (string, error) {
 	u, err := windows.GetCurrentProcessToken().GetTokenUser()
@@ -85,7 +66,7 @@ func (OS) Inspect(path string) (Folder, error) {
 
 // entries lists a DACL. An entry of a type other than plain allow or deny
 // (object and callback entries) is read as an allow of every right to an
-// unknown trustee, so Judge refuses it.
+// unknown trustee, so Controlled refuses it.
 func entries(dacl *windows.ACL) ([]Entry, error) {
 	out := make([]Entry, 0, dacl.AceCount)
 	for i := range uint32(dacl.AceCount) {
@@ -107,74 +88,8 @@ func entries(dacl *windows.ACL) ([]Entry, error) {
 	return out, nil
 }
 
-// Remove never follows a link: DeleteFile removes a file symbolic link
-// itself, RemoveDirectory a junction or directory link itself.
-func (OS) Remove(path string) error { return os.Remove(path) }
-
-// MoveAside renames the entry, whatever it is, without opening it: a
-// rename moves a link, never its target.
-func (OS) MoveAside(path string) (string, error) {
-	var suffix [8]byte
-	if _, err := rand.Read(suffix[:]); err != nil {
-		return "", err
-	}
-	aside := path + ".untrusted-" + hex.EncodeToString(suffix[:])
-	from, err := windows.UTF16PtrFromString(path)
-	if err != nil {
-		return "", err
-	}
-	to, err := windows.UTF16PtrFromString(aside)
-	if err != nil {
-		return "", err
-	}
-	if err := windows.MoveFileEx(from, to, windows.MOVEFILE_WRITE_THROUGH); err != nil {
-		return "", &fs.PathError{Op: "move aside", Path: path, Err: err}
-	}
-	return aside, nil
-}
-
-// Reset opens the folder itself (a reparse point is refused, never
-// followed) with the rights SYSTEM's take-ownership and restore
-// privileges give over any folder, and sets owner and DACL in one call.
-func (OS) Reset(path, sddl string) error {
-	enablePrivileges("SeTakeOwnershipPrivilege", "SeRestorePrivilege")
-	p, err := windows.UTF16PtrFromString(path)
-	if err != nil {
-		return err
-	}
-	h, err := windows.CreateFile(p, windows.READ_CONTROL|windows.WRITE_DAC|windows.WRITE_OWNER|windows.FILE_READ_ATTRIBUTES,
-		windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE|windows.FILE_SHARE_DELETE, nil,
-		windows.OPEN_EXISTING, windows.FILE_FLAG_BACKUP_SEMANTICS|windows.FILE_FLAG_OPEN_REPARSE_POINT, 0)
-	if err != nil {
-		return &fs.PathError{Op: "open", Path: path, Err: err}
-	}
-	defer windows.CloseHandle(h)
-	var info windows.ByHandleFileInformation
-	if err := windows.GetFileInformationByHandle(h, &info); err != nil {
-		return err
-	}
-	if info.FileAttributes&windows.FILE_ATTRIBUTE_REPARSE_POINT != 0 || info.FileAttributes&windows.FILE_ATTRIBUTE_DIRECTORY == 0 {
-		return &fs.PathError{Op: "reset", Path: path, Err: ErrReparsePoint}
-	}
-	sd, err := windows.SecurityDescriptorFromString(sddl)
-	if err != nil {
-		return err
-	}
-	owner, _, err := sd.Owner()
-	if err != nil {
-		return err
-	}
-	dacl, _, err := sd.DACL()
-	if err != nil {
-		return err
-	}
-	return windows.SetSecurityInfo(h, windows.SE_FILE_OBJECT,
-		windows.OWNER_SECURITY_INFORMATION|windows.DACL_SECURITY_INFORMATION|windows.PROTECTED_DACL_SECURITY_INFORMATION,
-		owner, nil, dacl, nil)
-}
-
 // enablePrivileges turns on privileges the process token holds; one it
-// lacks is left out, and the reset then fails on access.
+// lacks is left out, and what needed it then fails on access.
 func enablePrivileges(names ...string) {
 	var token windows.Token
 	if err := windows.OpenProcessToken(windows.CurrentProcess(), windows.TOKEN_ADJUST_PRIVILEGES|windows.TOKEN_QUERY, &token); err != nil {

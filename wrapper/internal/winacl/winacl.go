@@ -1,18 +1,9 @@
-// Package winacl decides whether SYSTEM may use a folder that standard
-// users might have prepared: %ProgramData%\ControlD, which holds the
-// last-result record. ProgramData lets any user create a folder in it, so
-// the folder the wrapper finds may be a user's, or a junction to somewhere
-// else. Whether to use it, and how to take it back when not (Claim), is
-// plain logic over a folder's facts, tested on any OS; reading those
-// facts and changing the folder live in the Windows file.
-//
-// The record stays in a folder, not under HKLM: msiexec's verbose log
-// needs a folder only administrators can read anyway, the Intune
-// detection script, install-msi and the Wine tier read the record there,
-// and it survives an MSI rollback because the MSI does not own the
-// folder. One protected folder that SYSTEM takes back from whoever made
-// it first (see Claim) keeps the record, its evidence and the log in one
-// place.
+// Package winacl reads and judges Windows security descriptors: who may
+// replace or change a path (Controlled, which the check on the programs
+// the wrapper runs as SYSTEM builds on), and the private files only
+// SYSTEM and Administrators may read (PrivateFile, CreatePrivate). The
+// judgement is plain logic over a path's facts, tested on any OS; reading
+// those facts lives in the Windows file.
 package winacl
 
 import (
@@ -32,21 +23,10 @@ const (
 	Interactive        = "S-1-5-4"
 )
 
-// ProtectedDACL is the folder's security descriptor as created: SYSTEM
-// and Administrators full control, Users read, for the folder and all it
-// holds, not inheriting from ProgramData (whose ACL lets users create).
-const ProtectedDACL = "O:BAD:P(A;OICI;FA;;;SY)(A;OICI;FA;;;BA)(A;OICI;0x1200a9;;;BU)"
-
-// HeldDACL is a folder being reset in place: SYSTEM and Administrators
-// alone have access, and an entry for CREATOR OWNER on the folder itself
-// (which matches no account, so grants nothing) makes Judge refuse it
-// until the reset is done.
-const HeldDACL = "O:BAD:P(A;;FA;;;SY)(A;;FA;;;BA)(A;;FA;;;CO)"
-
 // PrivateFile is the security descriptor of the files only SYSTEM and
 // Administrators may read: the evidence copy and msiexec's verbose log.
-// It is protected, so the folder's read entry for Users does not reach
-// them.
+// It is protected, so the record folder's read entry for Users does not
+// reach them.
 const PrivateFile = "O:BAD:P(A;;FA;;;SY)(A;;FA;;;BA)"
 
 // Rights that let a holder change what the folder holds or who may.
@@ -92,32 +72,12 @@ type Folder struct {
 	DACL     []Entry
 }
 
-// Why a folder is refused.
+// Why a path is refused.
 var (
-	ErrReparsePoint = errors.New("is a reparse point (junction or link)")
-	ErrNotDirectory = errors.New("is not a directory")
-	ErrOwner        = errors.New("is not owned by SYSTEM, Administrators or the account the wrapper runs as")
-	ErrNullDACL     = errors.New("has no DACL, so everyone has full control")
-	ErrWritable     = errors.New("is writable by an account other than SYSTEM, Administrators and the account the wrapper runs as")
+	ErrOwner    = errors.New("is not owned by SYSTEM, Administrators or the account the wrapper runs as")
+	ErrNullDACL = errors.New("has no DACL, so everyone has full control")
+	ErrWritable = errors.New("is writable by an account other than SYSTEM, Administrators and the account the wrapper runs as")
 )
-
-// Judge returns nil when the folder is under the control of SYSTEM,
-// Administrators and self (the account the wrapper runs as: SYSTEM under
-// an MSI, an administrator running install-msi, the Wine user in tests)
-// and of no one else; otherwise an error matching one of the Err values
-// above. Self can already do all the wrapper does, so trusting it gives
-// nothing away, and a folder a standard user made is refused whenever
-// SYSTEM runs. Deny entries are not weighed: a folder that only a deny
-// entry protects is refused, to err on the safe side.
-func Judge(f Folder, self string) error {
-	switch {
-	case f.Reparse:
-		return ErrReparsePoint
-	case !f.Directory:
-		return ErrNotDirectory
-	}
-	return Controlled(f, self, WriteRights)
-}
 
 // Controlled returns nil when only SYSTEM, Administrators and self own f
 // and hold any of rights on it; otherwise ErrOwner, ErrNullDACL or
@@ -164,30 +124,4 @@ func name(sid string) string {
 		return "CREATOR OWNER"
 	}
 	return sid
-}
-
-// FS is the little of the file system the folder needs; the Windows
-// implementation never follows a reparse point.
-type FS interface {
-	// Create makes the folder with ProtectedDACL, in one step;
-	// fs.ErrExist when the path exists.
-	Create(path string) error
-	// Inspect reads the facts of what is at path; fs.ErrNotExist when
-	// nothing is.
-	Inspect(path string) (Folder, error)
-	// Self is the SID of the account the process runs as.
-	Self() (string, error)
-}
-
-// Check accepts an existing folder only when Judge does.
-func Check(fsys FS, path string) error {
-	self, err := fsys.Self()
-	if err != nil {
-		return err
-	}
-	f, err := fsys.Inspect(path)
-	if err != nil {
-		return err
-	}
-	return Judge(f, self)
 }

@@ -51,11 +51,12 @@ func parseSDDL(sddl string) Folder {
 	return f
 }
 
-func TestJudge(t *testing.T) {
-	created := parseSDDL(ProtectedDACL)
-	if len(created.DACL) != 3 {
-		t.Fatalf("%d entries", len(created.DACL))
-	}
+// adminsOnly is a folder as the installers make them: SYSTEM and
+// Administrators full control, Users read and execute.
+const adminsOnly = "O:BAD:P(A;OICI;FA;;;SY)(A;OICI;FA;;;BA)(A;OICI;0x1200a9;;;BU)"
+
+func TestControlled(t *testing.T) {
+	created := parseSDDL(adminsOnly)
 	with := func(f Folder, change func(*Folder)) Folder {
 		f.DACL = append([]Entry(nil), f.DACL...)
 		change(&f)
@@ -69,8 +70,6 @@ func TestJudge(t *testing.T) {
 		"owned by SYSTEM":        {with(created, func(f *Folder) { f.Owner = System }), nil},
 		"a user's folder":        {programDataInherited(), ErrOwner},
 		"a user's, given to BA":  {with(programDataInherited(), func(f *Folder) { f.Owner = Administrators }), ErrWritable},
-		"a junction":             {with(created, func(f *Folder) { f.Reparse = true }), ErrReparsePoint},
-		"a file":                 {with(created, func(f *Folder) { f.Directory = false }), ErrNotDirectory},
 		"no DACL":                {with(created, func(f *Folder) { f.NullDACL, f.DACL = true, nil }), ErrNullDACL},
 		"Users may add files":    {with(created, func(f *Folder) { f.DACL[2].Mask |= fileAddFile }), ErrWritable},
 		"Users may delete child": {with(created, func(f *Folder) { f.DACL[2].Mask |= fileDeleteChild }), ErrWritable},
@@ -98,7 +97,7 @@ func TestJudge(t *testing.T) {
 		"Users read and execute only": {with(created, func(f *Folder) { f.DACL[2].Mask = 0x1200a9 }), nil},
 	} {
 		t.Run(name, func(t *testing.T) {
-			err := Judge(tc.f, System)
+			err := Controlled(tc.f, System, WriteRights)
 			if tc.want == nil && err != nil || tc.want != nil && !errors.Is(err, tc.want) {
 				t.Fatalf("got %v, want %v", err, tc.want)
 			}
@@ -109,28 +108,28 @@ func TestJudge(t *testing.T) {
 // The account the wrapper runs as may own and write the folder: it can do
 // all the wrapper does anyway. Anyone else may not, however the folder
 // came to be.
-func TestJudgeTrustsOnlySelfBeyondSystemAndAdministrators(t *testing.T) {
+func TestControlledTrustsOnlySelfBeyondSystemAndAdministrators(t *testing.T) {
 	wine := Folder{Directory: true, Owner: aUser, DACL: []Entry{
 		{Allow: true, SID: System, Mask: 0x1f01ff},
 		{Allow: true, SID: aUser, Mask: 0x1f01ff},
 		{Allow: true, SID: Everyone, Mask: 0x1200a9},
 	}}
-	if err := Judge(wine, aUser); err != nil {
+	if err := Controlled(wine, aUser, WriteRights); err != nil {
 		t.Fatalf("own folder refused: %v", err)
 	}
-	if err := Judge(wine, System); !errors.Is(err, ErrOwner) {
+	if err := Controlled(wine, System, WriteRights); !errors.Is(err, ErrOwner) {
 		t.Fatalf("SYSTEM trusted a user's folder: %v", err)
 	}
-	if err := Judge(programDataInherited(), aUser); !errors.Is(err, ErrWritable) {
+	if err := Controlled(programDataInherited(), aUser, WriteRights); !errors.Is(err, ErrWritable) {
 		t.Fatalf("Users may add files, yet: %v", err)
 	}
-	if err := Judge(Folder{Directory: true, Owner: ""}, ""); !errors.Is(err, ErrOwner) {
+	if err := Controlled(Folder{Directory: true, Owner: ""}, "", WriteRights); !errors.Is(err, ErrOwner) {
 		t.Fatalf("an unknown self made an unowned folder trusted: %v", err)
 	}
 }
 
-func TestJudgeNamesWhoMayWrite(t *testing.T) {
-	err := Judge(programDataInheritedOwnedBy(Administrators), System)
+func TestControlledNamesWhoMayWrite(t *testing.T) {
+	err := Controlled(programDataInheritedOwnedBy(Administrators), System, WriteRights)
 	if err == nil || !strings.Contains(err.Error(), aUser) {
 		t.Fatalf("%v does not name the account", err)
 	}
@@ -143,7 +142,7 @@ func programDataInheritedOwnedBy(owner string) Folder {
 }
 
 // The evidence copy and msiexec's log: SYSTEM and Administrators only,
-// protected, so the folder's read entry for Users does not flow in.
+// protected, so the record folder's read entry for Users does not flow in.
 func TestPrivateFileIsForSystemAndAdministratorsOnly(t *testing.T) {
 	f := parseSDDL(PrivateFile)
 	got := map[string]bool{}
@@ -158,8 +157,5 @@ func TestPrivateFileIsForSystemAndAdministratorsOnly(t *testing.T) {
 	}
 	if f.Owner != Administrators {
 		t.Fatalf("owner %s", f.Owner)
-	}
-	if !strings.Contains(ProtectedDACL, ";;;BU)") {
-		t.Fatal("the folder no longer lets Users read the record; then PrivateFile need not be protected")
 	}
 }
