@@ -125,7 +125,7 @@ func config() (release.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	cfg.Signing = release.Signing{Windows: ids.Windows, Pkg: ids.Pkg,
+	cfg.Signing = release.Signing{Windows: ids.Windows, Pkg: ids.Pkg, MachO: ids.MachO,
 		PackageGPGKey: secrets.Getenv(linux.KeyEnv), PackageGPGPassphrase: secrets.Getenv(linux.PassphraseEnv)}
 	if cfg.Version == "" && cfg.ArchiveDir == "" {
 		v, err := gitVersion()

@@ -40,6 +40,11 @@ type Package struct {
 	// Signer, when set, signs the package (a Developer ID Installer
 	// identity, or an organisation's installer-signing one).
 	Signer *signing.Identity
+	// CodeSigner, when set, code-signs every Mach-O file before it is
+	// packaged (a Developer ID Application identity): each slice of
+	// ctrld-install, and each slice of ctrld that its publisher has not
+	// signed already.
+	CodeSigner *signing.Identity
 }
 
 func (p Package) check() error {
@@ -66,8 +71,12 @@ func (p Package) Build(w io.Writer) (signed bool, err error) {
 	if err := p.check(); err != nil {
 		return false, err
 	}
-	signer, err := p.xarSigner(time.Now())
+	now := time.Now()
+	signer, err := p.xarSigner(now)
 	if err != nil {
+		return false, err
+	}
+	if err := p.checkCodeSigner(now); err != nil {
 		return false, err
 	}
 	return signer != nil, p.build(w, signer)
@@ -83,8 +92,14 @@ func (p Package) build(w io.Writer, signer *xar.Signer) error {
 	if err != nil {
 		return err
 	}
+	if ctrld, err = p.codeSign(ctrld, filepath.Join(work, "ctrld.signed"), CtrldCodeIdentifier, true); err != nil {
+		return err
+	}
 	wrapper, err := universal(p.Wrapper, filepath.Join(work, "ctrld-install"))
 	if err != nil {
+		return err
+	}
+	if wrapper, err = p.codeSign(wrapper, filepath.Join(work, "ctrld-install.signed"), WrapperCodeIdentifier, false); err != nil {
 		return err
 	}
 	tree, err := payloadTree(p.MTime, map[string]string{p.ctrldName(): ctrld, contract.Wrapper: wrapper})

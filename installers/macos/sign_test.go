@@ -97,11 +97,15 @@ func certsOf(t *testing.T, texts []string) []*x509.Certificate {
 	return out
 }
 
+// signedPackage signs the package and code-signs its Mach-O files, with
+// two leaves of one test PKI.
 func signedPackage(t *testing.T) (Package, *signingtest.Leaf) {
 	t.Helper()
-	leaf := signingtest.NewPKI(t).Leaf(t, signingtest.Installer())
+	pki := signingtest.NewPKI(t)
+	leaf := pki.Leaf(t, signingtest.Installer())
 	p := testPackage(t)
 	p.Signer = leaf.Identity()
+	p.CodeSigner = codeSigningLeaf(t).Identity()
 	return p, leaf
 }
 
@@ -195,6 +199,7 @@ func TestSignedPackageIsReproducible(t *testing.T) {
 	path, leaf := sharedSignedPkg(t)
 	p := testPackage(t)
 	p.Signer = leaf.Identity()
+	p.CodeSigner = codeSigningLeaf(t).Identity()
 	a, b := readBytes(t, path), readBytes(t, buildPkg(t, p))
 	if !bytes.Equal(a, b) {
 		t.Fatal("two signed builds differ")

@@ -47,6 +47,12 @@ var (
 		Name: "macOS installer signing", ExtKeyUsageID: OIDAppleInstallerSigning, RSA: true,
 		WrongKind: map[string]string{OIDDeveloperIDApplication.String(): "a Developer ID Application certificate (it signs apps, not packages: use a Developer ID Installer certificate)"},
 	}
+	// MacCode is a Mach-O code signature: the code-signing extended key
+	// usage, as a Developer ID Application certificate has it.
+	MacCode = Purpose{
+		Name: "macOS code signing", ExtKeyUsage: x509.ExtKeyUsageCodeSigning,
+		WrongKind: map[string]string{OIDDeveloperIDInstaller.String(): "a Developer ID Installer certificate (it signs packages, not code: use a Developer ID Application certificate)"},
+	}
 )
 
 // Check fails unless the identity can sign for the purpose at time now:

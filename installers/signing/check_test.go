@@ -24,6 +24,7 @@ func TestCheckAcceptsTheRightCertificates(t *testing.T) {
 	}{
 		{"windows", signingtest.Windows(), signing.WindowsCode},
 		{"pkg", signingtest.Installer(), signing.MacInstaller},
+		{"Mach-O", signingtest.Application(), signing.MacCode},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if err := pki.Leaf(t, c.o).Identity().Check(c.purpose, time.Now()); err != nil {

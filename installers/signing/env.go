@@ -17,6 +17,10 @@ const (
 	EnvPkgKey             = "CTRLD_SIGN_PKG_KEY"
 	EnvPkgPFX             = "CTRLD_SIGN_PKG_PFX"
 	EnvPkgPFXPassword     = "CTRLD_SIGN_PKG_PFX_PASSWORD"
+	EnvMachOCert          = "CTRLD_SIGN_MACHO_CERT"
+	EnvMachOKey           = "CTRLD_SIGN_MACHO_KEY"
+	EnvMachOPFX           = "CTRLD_SIGN_MACHO_PFX"
+	EnvMachOPFXPassword   = "CTRLD_SIGN_MACHO_PFX_PASSWORD"
 	EnvTimestampURL       = "CTRLD_SIGN_TIMESTAMP_URL"
 
 	// Earlier names: the MSI pair still works; the productsign keychain
@@ -32,7 +36,8 @@ const (
 // process it starts.
 var Vars = []string{
 	EnvWindowsCert, EnvWindowsKey, EnvWindowsPFX, EnvWindowsPFXPassword,
-	EnvPkgCert, EnvPkgKey, EnvPkgPFX, EnvPkgPFXPassword, EnvTimestampURL,
+	EnvPkgCert, EnvPkgKey, EnvPkgPFX, EnvPkgPFXPassword,
+	EnvMachOCert, EnvMachOKey, EnvMachOPFX, EnvMachOPFXPassword, EnvTimestampURL,
 	EnvOldMSICert, EnvOldMSIKey, EnvOldPkgIdentity,
 }
 
@@ -41,6 +46,7 @@ var Vars = []string{
 type Config struct {
 	Windows *Identity // Authenticode: ctrld-install.exe and the MSI
 	Pkg     *Identity // the macOS installer package
+	MachO   *Identity // code signatures of the Mach-O files in the pkg
 }
 
 // source names one identity's inputs.
@@ -54,7 +60,7 @@ type source struct {
 	pfx, pfxPassword string
 }
 
-// FromEnv reads, loads and checks both identities, so that a bad key
+// FromEnv reads, loads and checks every identity, so that a bad key
 // stops a release before any artifact is written. getenv is os.Getenv in
 // the release build.
 func FromEnv(getenv func(string) string) (Config, error) {
@@ -72,11 +78,12 @@ func fromEnv(getenv func(string) string, now time.Time) (Config, error) {
 	windows := source{kind: "Windows", certVar: EnvWindowsCert, keyVar: EnvWindowsKey, pfxVar: EnvWindowsPFX, passVar: EnvWindowsPFXPassword,
 		oldCert: EnvOldMSICert, oldKey: EnvOldMSIKey, purpose: WindowsCode}
 	pkg := source{kind: "pkg", certVar: EnvPkgCert, keyVar: EnvPkgKey, pfxVar: EnvPkgPFX, passVar: EnvPkgPFXPassword, purpose: MacInstaller}
+	machO := source{kind: "Mach-O", certVar: EnvMachOCert, keyVar: EnvMachOKey, pfxVar: EnvMachOPFX, passVar: EnvMachOPFXPassword, purpose: MacCode}
 	var cfg Config
 	for _, s := range []struct {
 		src *source
 		dst **Identity
-	}{{&windows, &cfg.Windows}, {&pkg, &cfg.Pkg}} {
+	}{{&windows, &cfg.Windows}, {&pkg, &cfg.Pkg}, {&machO, &cfg.MachO}} {
 		s.src.read(getenv)
 		id, err := s.src.load(now)
 		if err != nil {

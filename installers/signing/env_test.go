@@ -28,7 +28,7 @@ func env(vars map[string]string) func(string) string {
 func TestFromEnvNothingSetSignsNothing(t *testing.T) {
 	t.Parallel()
 	cfg, err := signing.FromEnv(env(nil))
-	if err != nil || cfg.Windows != nil || cfg.Pkg != nil {
+	if err != nil || cfg.Windows != nil || cfg.Pkg != nil || cfg.MachO != nil {
 		t.Fatalf("FromEnv() = %+v, %v; want no identities", cfg, err)
 	}
 }
@@ -49,9 +49,34 @@ func TestFromEnvLoadsPEMAndPKCS12(t *testing.T) {
 	}
 	checkIdentity(t, cfg.Windows, win)
 	checkIdentity(t, cfg.Pkg, mac)
+	if cfg.MachO != nil {
+		t.Error("a Mach-O identity loaded from no Mach-O variables")
+	}
 	if cfg.Windows.TimestampURL != "http://tsa.example/" || cfg.Pkg.Timestamper() == nil {
 		t.Error("the timestamp URL was not passed on")
 	}
+}
+
+func TestFromEnvLoadsTheMachOIdentity(t *testing.T) {
+	t.Parallel()
+	pki := signingtest.NewPKI(t)
+	app := pki.Leaf(t, signingtest.Application())
+	files := app.Write(t, mkdir(t, "app"))
+	cfg, err := signing.FromEnv(env(map[string]string{
+		signing.EnvMachOCert: files.Cert, signing.EnvMachOKey: files.Key, signing.EnvTimestampURL: "http://tsa.example/",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkIdentity(t, cfg.MachO, app)
+	if cfg.Pkg != nil || cfg.MachO.TimestampURL != "http://tsa.example/" {
+		t.Errorf("pkg identity %v, Mach-O timestamp URL %q", cfg.Pkg, cfg.MachO.TimestampURL)
+	}
+	cfg, err = signing.FromEnv(env(map[string]string{signing.EnvMachOPFX: writePFX(t, app, "pw"), signing.EnvMachOPFXPassword: "pw"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkIdentity(t, cfg.MachO, app)
 }
 
 func TestFromEnvKeepsTheOldMSINames(t *testing.T) {
@@ -130,6 +155,8 @@ func TestFromEnvRefusesBadSetUps(t *testing.T) {
 		{"missing file", map[string]string{signing.EnvWindowsCert: wf.Cert, signing.EnvWindowsKey: "/nonexistent/key.pem"}, "no such file"},
 		{"old productsign identity", map[string]string{signing.EnvOldPkgIdentity: "Developer ID Installer: X"}, "no longer used"},
 		{"bad timestamp URL", map[string]string{signing.EnvTimestampURL: "tsa.example"}, "RFC 3161"},
+		{"installer certificate for Mach-O", map[string]string{signing.EnvMachOCert: mf.Cert, signing.EnvMachOKey: mf.Key}, "Developer ID Installer certificate (it signs packages, not code"},
+		{"Mach-O cert without key", map[string]string{signing.EnvMachOCert: mf.Cert}, "Mach-O signing needs both CTRLD_SIGN_MACHO_CERT and CTRLD_SIGN_MACHO_KEY"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -51,11 +51,25 @@ func (c Config) jobs(kinds []Kind, staged map[Platform]Binaries) []job {
 		case k.HowToSign != "":
 			c.progress("%s: unsigned (to sign: %s)", k.Name, k.HowToSign)
 		}
+		c.codeSigningLine(k)
 		for _, in := range k.inputs(base, staged) {
 			jobs = append(jobs, job{kind: k.Name, os: k.OS, arch: inputArch(in), installer: k.New(in), signs: by != ""})
 		}
 	}
 	return jobs
+}
+
+// codeSigningLine says whether the programs inside the kind are
+// code-signed, for a kind that code-signs them.
+func (c Config) codeSigningLine(k Kind) {
+	if k.CodeSignedBy == nil {
+		return
+	}
+	if by := k.CodeSignedBy(c.Signing); by != "" {
+		c.progress("%s: Mach-O files code-signed with %s", k.Name, by)
+		return
+	}
+	c.progress("%s: Mach-O files not code-signed (to sign: %s)", k.Name, k.HowToCodeSign)
 }
 
 // inputArch is the manifest's arch: the one platform's, "universal" for

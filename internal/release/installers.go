@@ -20,7 +20,7 @@ func newPkg(in Input) Installer {
 		Identifier: contract.PkgIdentifier, Version: in.Version, MTime: in.MTime,
 		CtrldName: filepath.Base(ctrld[len(ctrld)-1]),
 		Ctrld:     universalInputs(ctrld), Wrapper: wrapper,
-		Signer: in.Signing.Pkg,
+		Signer: in.Signing.Pkg, CodeSigner: in.Signing.MachO,
 	}
 }
 

@@ -45,6 +45,11 @@ type Kind struct {
 	SignedBy func(Signing) string
 	// HowToSign says which inputs sign the kind, for the unsigned line.
 	HowToSign string
+	// CodeSignedBy and HowToCodeSign say the same of the code signatures
+	// of the programs inside, for a kind that carries them apart from its
+	// own (the pkg's Mach-O files).
+	CodeSignedBy  func(Signing) string
+	HowToCodeSign string
 }
 
 // MsiArches are the Windows architectures that get an MSI: every one
@@ -61,6 +66,7 @@ var Kinds = []Kind{
 		Name: "pkg", OS: "darwin", Universal: true, New: newPkg,
 		Platforms: []Platform{{"darwin", "amd64"}, {"darwin", "arm64"}},
 		SignedBy:  pkgSignedBy, HowToSign: "CTRLD_SIGN_PKG_CERT and CTRLD_SIGN_PKG_KEY, or CTRLD_SIGN_PKG_PFX",
+		CodeSignedBy: machOSignedBy, HowToCodeSign: "CTRLD_SIGN_MACHO_CERT and CTRLD_SIGN_MACHO_KEY, or CTRLD_SIGN_MACHO_PFX",
 	},
 	{
 		Name: "msi", OS: "windows", New: newMsi, Platforms: platformsOf("windows", MsiArches),
@@ -79,10 +85,10 @@ var Kinds = []Kind{
 		Name: standaloneWindows, OS: "windows", New: newStandaloneWindows, Platforms: platformsOf("windows", MsiArches),
 		SignedBy: msiSignedBy, HowToSign: "CTRLD_SIGN_WINDOWS_CERT and CTRLD_SIGN_WINDOWS_KEY, or CTRLD_SIGN_WINDOWS_PFX",
 	},
-	// Unsigned until Mach-O code signing exists (codeSignMacSlices).
 	{
 		Name: standaloneDarwin, OS: "darwin", Universal: true, New: newStandaloneDarwin,
 		Platforms: []Platform{{"darwin", "amd64"}, {"darwin", "arm64"}},
+		SignedBy:  machOSignedBy, HowToSign: "CTRLD_SIGN_MACHO_CERT and CTRLD_SIGN_MACHO_KEY, or CTRLD_SIGN_MACHO_PFX",
 	},
 	{Name: standaloneLinux, OS: "linux", New: newStandaloneLinux, Platforms: platformsOf("linux", LinuxArches)},
 	{Name: "intune-return-codes", OS: "windows", Universal: true, New: newIntuneCodes},

@@ -35,8 +35,15 @@ func (k Kind) platformList() string {
 }
 
 func (k Kind) signingHelp() string {
-	if k.HowToSign == "" {
+	var inputs []string
+	if k.HowToSign != "" {
+		inputs = append(inputs, k.HowToSign)
+	}
+	if k.HowToCodeSign != "" {
+		inputs = append(inputs, "Mach-O files: "+k.HowToCodeSign)
+	}
+	if len(inputs) == 0 {
 		return "-"
 	}
-	return k.HowToSign
+	return strings.Join(inputs, "; ")
 }

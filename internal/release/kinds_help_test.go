@@ -30,5 +30,8 @@ func TestWriteKindsRendersTheTable(t *testing.T) {
 		if k.HowToSign != "" && !strings.Contains(line, k.HowToSign) {
 			t.Errorf("%s: signing inputs %q missing from %q", k.Name, k.HowToSign, line)
 		}
+		if k.HowToCodeSign != "" && !strings.Contains(line, k.HowToCodeSign) {
+			t.Errorf("%s: code-signing inputs %q missing from %q", k.Name, k.HowToCodeSign, line)
+		}
 	}
 }

@@ -200,6 +200,9 @@ func TestUnsignedKindsSayHowToSign(t *testing.T) {
 			t.Errorf("%s: %d unsigned lines\n%s", kind, n, progress)
 		}
 	}
+	if n := strings.Count(progress, "pkg: Mach-O files not code-signed (to sign: CTRLD_SIGN_MACHO_CERT and CTRLD_SIGN_MACHO_KEY, or CTRLD_SIGN_MACHO_PFX)\n"); n != 1 {
+		t.Errorf("pkg: %d not-code-signed lines\n%s", n, progress)
+	}
 	if strings.Contains(progress, "tar.gz: unsigned") {
 		t.Error("tar.gz has no signature to speak of")
 	}

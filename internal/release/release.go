@@ -101,6 +101,7 @@ func (c Config) wants(kind string) bool {
 type Signing struct {
 	Windows       *signing.Identity // Authenticode: every ctrld-install.exe and the MSIs
 	Pkg           *signing.Identity // the macOS pkg
+	MachO         *signing.Identity // code signatures of the Mach-O files in the pkg
 	PackageGPGKey string            // armored key for deb and rpm (nfpm)
 	// PackageGPGPassphrase unlocks PackageGPGKey, if it needs it.
 	PackageGPGPassphrase string

@@ -1,13 +1,19 @@
 package release
 
 import (
+	"archive/zip"
 	"bytes"
+	"compress/gzip"
+	"crypto/x509"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ctrld-install/ctrld-install/installers/macos/codesign"
+	"github.com/ctrld-install/ctrld-install/installers/macos/cpio"
 	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
 	"github.com/ctrld-install/ctrld-install/installers/signing"
 	"github.com/ctrld-install/ctrld-install/installers/signing/signingtest"
@@ -24,19 +30,20 @@ func TestSignedDist(t *testing.T) {
 	osslsigncode := testenv.RequireTool(t, "osslsigncode")
 	msiextract := testenv.RequireTool(t, "msiextract")
 	pki := signingtest.NewPKI(t)
-	win, mac := pki.Leaf(t, signingtest.Windows()), pki.Leaf(t, signingtest.Installer())
-	winFiles, macFiles := win.Write(t, t.TempDir()), mac.Write(t, t.TempDir())
+	win, mac, app := pki.Leaf(t, signingtest.Windows()), pki.Leaf(t, signingtest.Installer()), pki.Leaf(t, signingtest.Application())
+	winFiles, macFiles, appFiles := win.Write(t, t.TempDir()), mac.Write(t, t.TempDir()), app.Write(t, t.TempDir())
 	env := map[string]string{
 		signing.EnvWindowsCert: winFiles.Cert, signing.EnvWindowsKey: winFiles.Key,
 		signing.EnvPkgCert: macFiles.Cert, signing.EnvPkgKey: macFiles.Key,
+		signing.EnvMachOCert: appFiles.Cert, signing.EnvMachOKey: appFiles.Key,
 	}
 	ids, err := signing.FromEnv(func(k string) string { return env[k] })
-	if err != nil || ids.Windows == nil || ids.Pkg == nil {
+	if err != nil || ids.Windows == nil || ids.Pkg == nil || ids.MachO == nil {
 		t.Fatalf("FromEnv: %+v, %v", ids, err)
 	}
 	leaks := func(what string, data []byte) {
 		t.Helper()
-		if win.Leaks(t, data) || mac.Leaks(t, data) {
+		if win.Leaks(t, data) || mac.Leaks(t, data) || app.Leaks(t, data) {
 			t.Errorf("%s carries private key material", what)
 		}
 	}
@@ -52,17 +59,17 @@ func TestSignedDist(t *testing.T) {
 	var cfg Config
 	for i := range trees {
 		cfg = baseConfig(t)
-		cfg.Version, cfg.Kinds = "1.2.3", []string{"pkg", "msi"}
+		cfg.Version, cfg.Kinds = "1.2.3", []string{"pkg", "msi", standaloneDarwin}
 		// The shared release staged a ctrld for every platform already.
 		cfg.CtrldDir = filepath.Join(sharedDemoDist(t).Work, "bin")
-		cfg.Signing = Signing{Windows: ids.Windows, Pkg: ids.Pkg}
+		cfg.Signing = Signing{Windows: ids.Windows, Pkg: ids.Pkg, MachO: ids.MachO}
 		var progress bytes.Buffer
 		cfg.Progress = &progress
 		arts, err := Dist(cfg)
 		if err != nil {
 			t.Fatalf("signed dist %d: %v", i, err)
 		}
-		if len(arts) != 1+len(MsiArches) {
+		if len(arts) != 2+len(MsiArches) {
 			t.Fatalf("signed dist %d: %d artifacts", i, len(arts))
 		}
 		for _, a := range arts {
@@ -70,7 +77,10 @@ func TestSignedDist(t *testing.T) {
 				t.Errorf("%s: not signed", a.Name)
 			}
 		}
-		if strings.Contains(progress.String(), "unsigned") {
+		if !strings.Contains(progress.String(), "pkg: Mach-O files code-signed with certificate") {
+			t.Errorf("progress does not say the Mach-O files are code-signed:\n%s", progress.String())
+		}
+		if strings.Contains(progress.String(), "unsigned") || strings.Contains(progress.String(), "not code-signed") {
 			t.Errorf("progress says unsigned:\n%s", progress.String())
 		}
 		leaks("the progress log", progress.Bytes())
@@ -101,6 +111,91 @@ func TestSignedDist(t *testing.T) {
 			checkSignedUnder(t, out, "ctrld-install.exe", verify)
 		case ".pkg":
 			checkPkgSignedBy(t, path, data, mac.Chain()[0].Raw)
+			checkPkgCodeSigned(t, data, app)
+		case ".zip":
+			checkZipCodeSigned(t, data, app)
+		}
+	}
+}
+
+// checkZipCodeSigned reads the admin's ctrld-install for macOS: each
+// slice of the one universal file in the zip carries a code signature by
+// leaf, with the hardened runtime.
+func checkZipCodeSigned(t *testing.T, data []byte, leaf *signingtest.Leaf) {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil || len(zr.File) != 1 {
+		t.Fatalf("zip: %v (%d files)", err, len(zr.File))
+	}
+	f, err := zr.File[0].Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	bin, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCodeSigned(t, zr.File[0].Name, bin, leaf)
+}
+
+// checkPkgCodeSigned reads every Mach-O file of the pkg's payload: each
+// slice carries a code signature by leaf, with the hardened runtime.
+func checkPkgCodeSigned(t *testing.T, data []byte, leaf *signingtest.Leaf) {
+	t.Helper()
+	r, err := xar.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, err := r.Open("ctrld.pkg/Payload")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gz, err := gzip.NewReader(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cr, files := cpio.NewReader(gz), 0
+	for {
+		h, err := cr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(cr)
+		if len(body) == 0 {
+			continue
+		}
+		files++
+		checkCodeSigned(t, h.Name, body, leaf)
+	}
+	if files != 2 {
+		t.Errorf("%d files in the payload", files)
+	}
+}
+
+// checkCodeSigned reads a universal Mach-O file: both slices carry a code
+// signature by leaf, with the hardened runtime.
+func checkCodeSigned(t *testing.T, name string, body []byte, leaf *signingtest.Leaf) {
+	t.Helper()
+	roots := x509.NewCertPool()
+	roots.AddCert(leaf.PKI.Root)
+	cs, err := codesign.NewReader(body, roots)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	for slices := 0; ; slices++ {
+		sig, err := cs.Next()
+		if err == io.EOF {
+			if slices != 2 {
+				t.Errorf("%s: %d slices", name, slices)
+			}
+			return
+		}
+		if err != nil || !sig.Leaf.Equal(leaf.Cert) || !sig.Runtime() {
+			t.Fatalf("%s: %+v, %v", name, sig, err)
 		}
 	}
 }

@@ -17,6 +17,8 @@ func certificate(id *signing.Identity) string {
 
 func pkgSignedBy(s Signing) string { return certificate(s.Pkg) }
 
+func machOSignedBy(s Signing) string { return certificate(s.MachO) }
+
 func msiSignedBy(s Signing) string { return certificate(s.Windows) }
 
 // gpgSignedBy names the armored private key file that signs deb and rpm.

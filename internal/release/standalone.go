@@ -11,7 +11,9 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/installers/macos"
 	"github.com/ctrld-install/ctrld-install/installers/macos/macho"
+	"github.com/ctrld-install/ctrld-install/installers/signing"
 )
 
 // The admin's ctrld-install: the wrapper alone, in an archive of one
@@ -95,22 +97,26 @@ func newStandaloneDarwin(in Input) Installer {
 	return standalone{
 		version: in.Version, os: "darwin", arch: "universal", format: zipFormat, mtime: in.MTime,
 		binary: func(work string) (string, bool, error) {
-			toMerge, signed, err := codeSignMacSlices(in.Signing, slices, work)
-			if err != nil {
+			merged := filepath.Join(work, contract.Wrapper+".universal")
+			if err := mergeUniversal(merged, slices); err != nil {
 				return "", false, err
 			}
-			out := filepath.Join(work, contract.Wrapper)
-			return out, signed, mergeUniversal(out, toMerge)
+			return codeSignMac(in.Signing.MachO, merged, filepath.Join(work, contract.Wrapper), in.MTime)
 		},
 	}
 }
 
-// codeSignMacSlices is the one place where the Mac slices of the
-// standalone ctrld-install get their code signatures, before the merge.
-// No Mach-O signing identity exists yet, so the slices go on as built
-// and the archive says it is unsigned.
-func codeSignMacSlices(_ Signing, slices []string, _ string) (signedSlices []string, signed bool, err error) {
-	return slices, false, nil
+// codeSignMac code-signs the universal ctrld-install as the pkg signs its
+// copy; without a Mach-O identity the archive holds it as built and says
+// it is unsigned.
+func codeSignMac(id *signing.Identity, path, out string, when time.Time) (string, bool, error) {
+	if id == nil {
+		return path, false, nil
+	}
+	if err := macos.SignCode(id, path, out, macos.WrapperCodeIdentifier, when, false); err != nil {
+		return "", false, fmt.Errorf("ctrld-install for macOS: code-sign: %w", err)
+	}
+	return out, true, nil
 }
 
 func mergeUniversal(out string, slices []string) error {

@@ -1,5 +1,7 @@
-// Package macho merges thin Mach-O executables into one universal ("fat")
-// binary, as lipo -create does, streaming each slice.
+// Package macho reads what code signing needs of a thin 64-bit Mach-O
+// image (its header, segments and LC_CODE_SIGNATURE), splits universal
+// ("fat") binaries into their slices, and merges thin images into one
+// universal binary as lipo -create does, streaming each slice.
 package macho
 
 import (
@@ -40,6 +42,7 @@ type slice struct {
 	cpu, subcpu uint32
 	size        int64
 	offset      int64
+	data        []byte // in memory, when path is not a file
 }
 
 // Merge writes a universal binary holding the thin Mach-O files at paths,
@@ -49,6 +52,11 @@ func Merge(w io.Writer, paths ...string) error {
 	if err != nil {
 		return err
 	}
+	return writeFat(w, slices)
+}
+
+func writeFat(w io.Writer, slices []slice) error {
+	sort.Slice(slices, func(i, j int) bool { return slices[i].cpu < slices[j].cpu })
 	layout(slices)
 	if err := writeFatHeader(w, slices); err != nil {
 		return err
@@ -58,7 +66,7 @@ func Merge(w io.Writer, paths ...string) error {
 		if _, err := w.Write(make([]byte, s.offset-pos)); err != nil {
 			return err
 		}
-		if err := copyFile(w, s.path, s.size); err != nil {
+		if err := s.copyTo(w); err != nil {
 			return err
 		}
 		pos = s.offset + s.size
@@ -124,6 +132,14 @@ func writeFatHeader(w io.Writer, slices []slice) error {
 	}
 	_, err := w.Write(out)
 	return err
+}
+
+func (s slice) copyTo(w io.Writer) error {
+	if s.data != nil {
+		_, err := w.Write(s.data)
+		return err
+	}
+	return copyFile(w, s.path, s.size)
 }
 
 func copyFile(w io.Writer, path string, size int64) error {

@@ -62,6 +62,16 @@ func Installer() Options {
 	}
 }
 
+// Application is a Developer ID Application-shaped leaf: the
+// code-signing EKU and the Developer ID Application marker.
+func Application() Options {
+	return Options{
+		Name:        "Developer ID Application: Throwaway Test (TEAM000000)",
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageCodeSigning},
+		Markers:     []asn1.ObjectIdentifier{signing.OIDDeveloperIDApplication},
+	}
+}
+
 // PKI is a root and an intermediate CA.
 type PKI struct {
 	Root, Intermediate       *x509.Certificate
