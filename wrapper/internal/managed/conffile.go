@@ -60,9 +60,6 @@ func trustedConf(info fs.FileInfo) error {
 	return nil
 }
 
-// ParseConf reads settings-file text. Lines it cannot read are skipped.
-func ParseConf(data []byte) settings.Settings { return parseConf(data).Settings }
-
 // maxNotes bounds the notes of one file: each becomes a warning in the OS
 // log, and a file of a million bad lines must not make a million.
 const maxNotes = 16

@@ -69,7 +69,7 @@ func FuzzParsePlist(f *testing.F) {
 		}
 		var s settings.Settings
 		var err error
-		if n := testenv.Allocated(func() { s, err = ParsePlist(data) }); n > maxParseAlloc(len(data)) {
+		if n := testenv.Allocated(func() { s, err = plistSettings(data) }); n > maxParseAlloc(len(data)) {
 			t.Fatalf("allocated %d bytes for %d input bytes", n, len(data))
 		}
 		if err != nil {
@@ -96,13 +96,13 @@ func TestXMLPlistMustBeWellFormed(t *testing.T) {
 		"element in a key":  `<dict><key>Provision<b/>Token</key><string>x</string></dict>`,
 		"mismatch skipped":  `<dict><key>X</key><array><a></b></array><key>ProvisionToken</key><string>x</string></dict>`,
 	} {
-		if s, err := ParsePlist([]byte(head + body + `</plist>`)); !errors.Is(err, ErrUnreadable) {
+		if s, err := plistSettings([]byte(head + body + `</plist>`)); !errors.Is(err, ErrUnreadable) {
 			t.Errorf("%s: got %d settings, %v", name, len(s), err)
 		}
 	}
 	good := head + `<!-- managed --><dict><key>X</key><dict><key>ProvisionToken</key><string>inner</string></dict>` +
 		`<key>ProvisionToken</key><string>` + canary + `</string></dict></plist>`
-	if s, err := ParsePlist([]byte(good)); err != nil || s[settings.ProvisionToken] != canary {
+	if s, err := plistSettings([]byte(good)); err != nil || s[settings.ProvisionToken] != canary {
 		t.Fatalf("nested same-named key confused the reader: %q %v", s[settings.ProvisionToken], err)
 	}
 }

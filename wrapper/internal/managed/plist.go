@@ -12,28 +12,14 @@ import (
 // not a regular file, or not parsable.
 var ErrUnreadable = errors.New("settings source unreadable")
 
-// ReadPlist reads a managed-preferences plist (binary or XML). A missing
+// readPlist reads a managed-preferences plist (binary or XML). A missing
 // file returns os.ErrNotExist; anything unparsable returns ErrUnreadable.
-func ReadPlist(path string) (settings.Settings, error) {
-	f, err := readPlist(path)
-	return f.Settings, err
-}
-
 func readPlist(path string) (parsed, error) {
 	data, err := readCapped(path, nil)
 	if err != nil {
 		return parsed{}, err
 	}
 	return parsePlist(data)
-}
-
-// ParsePlist reads plist bytes into settings. Only the top dictionary's
-// entries named by Table are looked at; nothing else in the file is
-// decoded, so memory and time stay bounded by the file's size whatever
-// its structure.
-func ParsePlist(data []byte) (settings.Settings, error) {
-	f, err := parsePlist(data)
-	return f.Settings, err
 }
 
 // parsed is what one settings file gives.
@@ -52,6 +38,10 @@ type parsed struct {
 // redacted with all of them.
 const maxLostTokens = 4
 
+// parsePlist reads plist bytes into settings. Only the top dictionary's
+// entries named by Table are looked at; nothing else in the file is
+// decoded, so memory and time stay bounded by the file's size whatever
+// its structure.
 func parsePlist(data []byte) (parsed, error) {
 	parse := parseXMLPlist
 	if isBinaryPlist(data) {

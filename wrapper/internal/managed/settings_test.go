@@ -28,6 +28,12 @@ func plistBytes(t testing.TB, v any, format int) []byte {
 	return data
 }
 
+// plistSettings is what the plist gives, notes and lost tokens aside.
+func plistSettings(data []byte) (settings.Settings, error) {
+	p, err := parsePlist(data)
+	return p.Settings, err
+}
+
 func TestParsePlistBothFormats(t *testing.T) {
 	prefs := map[string]any{
 		"ProvisionToken":    canary,
@@ -38,7 +44,7 @@ func TestParsePlistBothFormats(t *testing.T) {
 	}
 	for name, format := range map[string]int{"binary": plist.BinaryFormat, "xml": plist.XMLFormat} {
 		t.Run(name, func(t *testing.T) {
-			s, err := ParsePlist(plistBytes(t, prefs, format))
+			s, err := plistSettings(plistBytes(t, prefs, format))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,7 +62,7 @@ func TestParsePlistBothFormats(t *testing.T) {
 }
 
 func TestParsePlistTypesAndCaps(t *testing.T) {
-	s, err := ParsePlist(plistBytes(t, map[string]any{
+	s, err := plistSettings(plistBytes(t, map[string]any{
 		"ProvisionToken":    strings.Repeat("a", settings.MaxValueLen+1),
 		"CustomHostname":    42,
 		"UseDevEnvironment": 1,
@@ -103,7 +109,7 @@ func hugeStringPlist() []byte {
 }
 
 func TestCraftedBinaryPlistIsRefused(t *testing.T) {
-	if _, err := ParsePlist(hugeStringPlist()); !errors.Is(err, ErrUnreadable) {
+	if _, err := plistSettings(hugeStringPlist()); !errors.Is(err, ErrUnreadable) {
 		t.Fatalf("got %v, want ErrUnreadable", err)
 	}
 	if _, err := parseBinaryPlist(hugeStringPlist()); err == nil {
@@ -114,7 +120,7 @@ func TestCraftedBinaryPlistIsRefused(t *testing.T) {
 // Nesting and cycles below the top dictionary are never followed: the
 // four keys still read. A top object that is not a dictionary gives none.
 func TestCyclesAndDepthBelowTheTopDictDoNotMatter(t *testing.T) {
-	if _, err := ParsePlist(selfArrayPlist()); !errors.Is(err, ErrUnreadable) {
+	if _, err := plistSettings(selfArrayPlist()); !errors.Is(err, ErrUnreadable) {
 		t.Fatalf("a top-level array: %v", err)
 	}
 	var deep any = "leaf"
@@ -122,7 +128,7 @@ func TestCyclesAndDepthBelowTheTopDictDoNotMatter(t *testing.T) {
 		deep = []any{deep}
 	}
 	for name, format := range map[string]int{"binary": plist.BinaryFormat} {
-		s, err := ParsePlist(plistBytes(t, map[string]any{"x": deep, "ProvisionToken": canary}, format))
+		s, err := plistSettings(plistBytes(t, map[string]any{"x": deep, "ProvisionToken": canary}, format))
 		if err != nil || s[settings.ProvisionToken] != canary {
 			t.Fatalf("%s: deep sibling lost the token: %v", name, err)
 		}
@@ -147,17 +153,17 @@ func selfArrayPlist() []byte {
 
 func TestReadPlistLimits(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := ReadPlist(filepath.Join(dir, "missing.plist")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := readPlist(filepath.Join(dir, "missing.plist")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("missing file: %v", err)
 	}
 	big := filepath.Join(dir, "big.plist")
 	os.WriteFile(big, bytes.Repeat([]byte(" "), settings.MaxFileSize+1), 0o644)
-	if _, err := ReadPlist(big); !errors.Is(err, ErrUnreadable) {
+	if _, err := readPlist(big); !errors.Is(err, ErrUnreadable) {
 		t.Fatalf("big file: %v", err)
 	}
 	garbage := filepath.Join(dir, "garbage.plist")
 	os.WriteFile(garbage, []byte("<plist><dict><key>ProvisionToken"), 0o644)
-	if _, err := ReadPlist(garbage); err == nil {
+	if _, err := readPlist(garbage); err == nil {
 		t.Fatal("garbage parsed")
 	}
 }
