@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"github.com/ctrld-install/ctrld-install/testdata/fakectrld/tokenhash"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings/plisttest"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/managed/plisttest"
 )
 
 // maxRSSMiB is the contract's bound on the wrapper's peak memory while it

@@ -8,7 +8,7 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 )
 
 // mobileconfigTemplate is the sample configuration profile: one custom

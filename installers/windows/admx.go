@@ -5,7 +5,7 @@ import (
 	"strings"
 	"text/template"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 )
 
 // admxTemplate is the administrative template: one machine policy a

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 type admx struct {

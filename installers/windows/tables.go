@@ -5,7 +5,7 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/windows/msidb"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 )
 
 // UpgradeCode identifies the product line forever: every ctrld MSI shares

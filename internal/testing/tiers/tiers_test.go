@@ -126,7 +126,7 @@ func TestRaceRule(t *testing.T) {
 	}
 	for rel, want := range map[string]bool{
 		"./wrapper/internal/scan":          true,
-		"./wrapper/settings":               true,
+		"./wrapper/internal/managed":       true,
 		"./installers/windows/cab":         true,
 		"./installers/macos/xar":           true,
 		"./wrapper":                        false,

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // usageError carries a message that never quotes a flag's value: a value

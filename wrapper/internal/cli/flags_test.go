@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 func TestUsageErrorsNeverEchoUnknownWords(t *testing.T) {

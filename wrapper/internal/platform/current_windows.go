@@ -3,7 +3,7 @@ package platform
 import (
 	"golang.org/x/sys/windows"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/managed"
 )
 
 // Current is the platform the wrapper runs on.
@@ -12,7 +12,7 @@ func Current() OS {
 	// then fails rather than take one from PATH.
 	sys32, _ := windows.GetSystemDirectory()
 	programFiles := nativeProgramFiles(knownFolder(windows.FOLDERID_ProgramFilesX64), knownFolder(windows.FOLDERID_ProgramFiles))
-	return Windows{SCM: scm{}, ReadPolicy: settings.ReadPolicy, ProgramFiles: programFiles, System32: sys32}
+	return Windows{SCM: scm{}, ReadPolicy: managed.ReadPolicy, ProgramFiles: programFiles, System32: sys32}
 }
 
 func knownFolder(id *windows.KNOWNFOLDERID) func() (string, error) {

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // Darwin is macOS: launchd services, managed preferences from a profile.

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/leftover"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // Linux: systemd or an init script, settings from a root-only file.

@@ -11,7 +11,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 )
 
 // Defaults are the OS's default paths and bounds. Every one can be

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 )
 
 // ServiceManager is the little of the Service Control Manager the wrapper

@@ -4,9 +4,9 @@ import (
 	"context"
 	"strings"
 
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // settingsChecks read the settings as start would (the same sources, the

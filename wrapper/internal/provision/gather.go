@@ -5,7 +5,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
+	"github.com/ctrld-install/ctrld-install/internal/settings"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/managed"
 )
 
 // reading is what the managed sources gave at one moment, highest first,
@@ -28,7 +29,7 @@ func (p *Provisioner) gather(ctx context.Context) (settings.Settings, error) {
 		return nil, err
 	}
 	if p.files == nil {
-		p.files = &settings.Files{Prefs: p.Config.Prefs, Conf: p.Config.SettingsFile}
+		p.files = &managed.Files{Prefs: p.Config.Prefs, Conf: p.Config.SettingsFile}
 	}
 	done := make(chan reading, 1)
 	go func() { done <- p.read(p.files) }()
@@ -52,7 +53,7 @@ func (p *Provisioner) gather(ctx context.Context) (settings.Settings, error) {
 }
 
 // read reads the managed sources once.
-func (p *Provisioner) read(files *settings.Files) reading {
+func (p *Provisioner) read(files *managed.Files) reading {
 	var r reading
 	files.Warn = func(msg string) { r.warnings = append(r.warnings, msg) }
 	f := files.Sources()

@@ -3,8 +3,8 @@ package provision
 import (
 	"context"
 
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/secret"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // What a check that must change nothing asks of start's decisions. Each

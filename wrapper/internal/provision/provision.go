@@ -13,14 +13,15 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/managed"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/secret"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // Causes for ending a run early, given to context.WithCancelCause.
@@ -76,7 +77,7 @@ type Provisioner struct {
 	// seen holds every token value met in any source, for redaction.
 	seen []string
 	// files keep their warnings from one poll to the next.
-	files *settings.Files
+	files *managed.Files
 }
 
 // Run provisions, records the outcome while it still holds the lock,

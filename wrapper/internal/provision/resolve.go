@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // Input is what the command line was given. An empty value means the OS

@@ -10,12 +10,12 @@ import (
 	"testing"
 
 	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // panickyOS is Linux whose upgrade check panics with a message that

@@ -27,10 +27,10 @@ import (
 	"os"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/cli"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
 // The debug seams' environment variables.

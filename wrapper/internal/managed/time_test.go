@@ -1,11 +1,12 @@
-package settings
+package managed
 
 import (
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/settings/plisttest"
+	"github.com/ctrld-install/ctrld-install/internal/settings"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/managed/plisttest"
 )
 
 // readBound is the contract's "well under a second" with room for a slow,
@@ -16,7 +17,7 @@ const readBound = 5 * time.Second
 // worstConf is a settings file of as many ignored lines as the cap
 // holds, then the token.
 func worstConf() []byte {
-	return []byte(strings.Repeat("x\n", (MaxFileSize-64)/2) + "ProvisionToken=" + canary + "\n")
+	return []byte(strings.Repeat("x\n", (settings.MaxFileSize-64)/2) + "ProvisionToken=" + canary + "\n")
 }
 
 // withinBound runs read and fails the test when it takes longer than
@@ -43,13 +44,13 @@ func TestWorstSettingsFileReadInBoundedTime(t *testing.T) {
 	data := worstConf()
 	var f parsed
 	withinBound(t, len(data), func() { f = parseConf(data) })
-	if f.Settings[ProvisionToken] != canary || len(f.Notes) > maxNotes+1 {
-		t.Fatalf("token %v, %d notes", f.Settings[ProvisionToken] == canary, len(f.Notes))
+	if f.Settings[settings.ProvisionToken] != canary || len(f.Notes) > maxNotes+1 {
+		t.Fatalf("token %v, %d notes", f.Settings[settings.ProvisionToken] == canary, len(f.Notes))
 	}
 }
 
 func BenchmarkWorstFiles(b *testing.B) {
-	for name, data := range plisttest.All(canary, MaxValueLen) {
+	for name, data := range plisttest.All(canary, settings.MaxValueLen) {
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for range b.N {

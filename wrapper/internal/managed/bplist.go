@@ -1,10 +1,12 @@
-package settings
+package managed
 
 import (
 	"bytes"
 	"encoding/binary"
 	"errors"
 	"unicode/utf16"
+
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 )
 
 // A binary plist is read here directly, never by a general decoder: a
@@ -286,7 +288,7 @@ func (p *bplist) topDict() (*rawValues, error) {
 
 // keyName says whether object i is a string naming a known key. It
 // compares in place, allocating nothing.
-func (p *bplist) keyName(i uint64) (Key, bool) {
+func (p *bplist) keyName(i uint64) (settings.Key, bool) {
 	off, err := p.offset(i)
 	if err != nil {
 		return "", false
@@ -297,7 +299,7 @@ func (p *bplist) keyName(i uint64) (Key, bool) {
 		if n > maxKeyLen {
 			return "", false
 		}
-		return isKeyBytes(p.data[start : start+n])
+		return settings.IsKeyBytes(p.data[start : start+n])
 	case kindUTF16:
 		n, start, _ := p.sized(off, 2)
 		if n > maxKeyLen {
@@ -311,7 +313,7 @@ func (p *bplist) keyName(i uint64) (Key, bool) {
 			}
 			ascii[j] = lo
 		}
-		return isKeyBytes(ascii[:n])
+		return settings.IsKeyBytes(ascii[:n])
 	}
 	return "", false
 }
@@ -354,13 +356,13 @@ func (v binaryValue) decode() (value, error) {
 		return value{kind: valueInt, nonZero: !allZero(p.data[off+1 : off+1+size])}, nil
 	case tag>>4 == kindASCII:
 		n, start, _ := p.sized(off, 1)
-		if n > MaxValueLen {
+		if n > settings.MaxValueLen {
 			return value{kind: valueTooLong}, nil
 		}
 		return value{kind: valueString, s: string(p.data[start : start+n])}, nil
 	case tag>>4 == kindUTF16:
 		n, start, _ := p.sized(off, 2)
-		if n > MaxValueLen {
+		if n > settings.MaxValueLen {
 			return value{kind: valueTooLong}, nil
 		}
 		return value{kind: valueString, s: string(utf16Units(p.data[start : start+2*n]))}, nil

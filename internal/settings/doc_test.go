@@ -80,7 +80,7 @@ func TestGuideTablesMatchTable(t *testing.T) {
 			}
 		}
 		if strings.Join(rows, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%s:\n doc  %q\n want %q (go test ./wrapper/settings -run GuideTables -update-doc)", g.doc, rows, want)
+			t.Errorf("%s:\n doc  %q\n want %q (go test ./internal/settings -run GuideTables -update-doc)", g.doc, rows, want)
 		}
 	}
 }
@@ -133,29 +133,5 @@ func TestDocsListEveryKey(t *testing.T) {
 		if !strings.Contains(strings.Join(strings.Fields(string(data)), " "), want) {
 			t.Errorf("%s does not list the keys as %q", doc, want)
 		}
-	}
-}
-
-// TestLinuxExampleGivesEverySetting: the settings-file example of
-// docs/linux.md sets every setting of Table, one line each, in its order,
-// and nothing else.
-func TestLinuxExampleGivesEverySetting(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "docs", "linux.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var keys []string
-	for _, line := range strings.Split(string(DocsSettingsExample(t, doc)), "\n") {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			name, _, _ := strings.Cut(line, "=")
-			keys = append(keys, name)
-		}
-	}
-	var want []string
-	for _, k := range Keys {
-		want = append(want, string(k))
-	}
-	if strings.Join(keys, ",") != strings.Join(want, ",") {
-		t.Errorf("the example sets %v, the table has %v", keys, want)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package settings
+package managed
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -26,7 +27,7 @@ func TestConfFile(t *testing.T) {
 		t.Error("0600 file reported readable by others")
 	}
 	s := cf.Settings
-	if s[ProvisionToken] != canary || s[CustomHostname] != "web-01" || s[InterceptMode] != "standard" || s[UseDevEnvironment] != "true" || len(s) != 4 {
+	if s[settings.ProvisionToken] != canary || s[settings.CustomHostname] != "web-01" || s[settings.InterceptMode] != "standard" || s[settings.UseDevEnvironment] != "true" || len(s) != 4 {
 		t.Fatalf("got %v keys", len(s))
 	}
 
@@ -51,7 +52,7 @@ func TestReadConfFileRefusals(t *testing.T) {
 	}
 
 	testenv.RequireRoot(t, "owning the good file as root and another as a user")
-	if cf, err := ReadConfFile(good); err != nil || cf.Settings[ProvisionToken] != canary {
+	if cf, err := ReadConfFile(good); err != nil || cf.Settings[settings.ProvisionToken] != canary {
 		t.Fatalf("good file: %v", err)
 	}
 	other := filepath.Join(dir, "other.conf")

@@ -75,12 +75,12 @@ func TestIsKeyBytesAllocatesNothing(t *testing.T) {
 	inputs := [][]byte{[]byte("UseDevEnvironment"), []byte(strings.Repeat("x", MaxValueLen)), nil}
 	if n := testing.AllocsPerRun(100, func() {
 		for _, b := range inputs {
-			isKeyBytes(b)
+			IsKeyBytes(b)
 		}
 	}); n != 0 {
 		t.Fatalf("%v allocations a run", n)
 	}
-	if k, ok := isKeyBytes([]byte("UseDevEnvironment")); !ok || k != UseDevEnvironment {
+	if k, ok := IsKeyBytes([]byte("UseDevEnvironment")); !ok || k != UseDevEnvironment {
 		t.Fatal("a key is not found")
 	}
 }

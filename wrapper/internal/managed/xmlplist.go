@@ -1,4 +1,4 @@
-package settings
+package managed
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"strconv"
+
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 )
 
 // An XML plist is read as a stream of raw tokens: only the entries of the
@@ -23,7 +25,7 @@ var errBadXMLPlist = errors.New("XML plist is not a dictionary of settings")
 const (
 	// maxXMLTokens bounds the walk's time whatever the file holds; a
 	// MaxFileSize file of the smallest tokens stays below it.
-	maxXMLTokens = MaxFileSize
+	maxXMLTokens = settings.MaxFileSize
 	// maxKeyLen is longer than any key name.
 	maxKeyLen = 32
 	// maxIntegerText is longer than any 64-bit integer in decimal or hex.
@@ -174,7 +176,7 @@ func (w *xmlWalker) dict() (*rawValues, error) {
 		if err != nil {
 			return nil, errBadXMLPlist
 		}
-		k, known := isKeyBytes(name)
+		k, known := settings.IsKeyBytes(name)
 		if !known {
 			if err := w.skip(); err != nil {
 				return nil, err
@@ -193,11 +195,11 @@ func (w *xmlWalker) dict() (*rawValues, error) {
 func (w *xmlWalker) value(el xml.StartElement) (value, error) {
 	switch el.Name.Local {
 	case "string":
-		s, err := w.text(MaxValueLen)
+		s, err := w.text(settings.MaxValueLen)
 		if err != nil {
 			return value{}, err
 		}
-		if len(s) > MaxValueLen {
+		if len(s) > settings.MaxValueLen {
 			return value{kind: valueTooLong}, nil
 		}
 		return value{kind: valueString, s: string(s)}, nil

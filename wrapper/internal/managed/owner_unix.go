@@ -1,6 +1,6 @@
 //go:build unix
 
-package settings
+package managed
 
 import (
 	"io/fs"

@@ -1,10 +1,15 @@
-package settings
+// Package managed reads the wrapper's managed settings sources: the
+// managed-preferences plist (binary or XML), the Linux settings file and
+// the Windows policy key. Each is untrusted: capped, read in bounded
+// memory and time, and checked against the settings table.
+package managed
 
 import (
 	"errors"
 	"io/fs"
 	"slices"
 
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
@@ -37,15 +42,15 @@ func (f *Files) keepLost(tokens []string) {
 }
 
 // Read returns the settings the files give now.
-func (f *Files) Read() Settings {
+func (f *Files) Read() settings.Settings {
 	s := f.Sources()
 	return s[0].Merge(s[1])
 }
 
 // Sources returns what each file gives now, highest first: the plist,
 // then the settings file.
-func (f *Files) Sources() [2]Settings {
-	return [2]Settings{f.readPrefs(), f.readConf()}
+func (f *Files) Sources() [2]settings.Settings {
+	return [2]settings.Settings{f.readPrefs(), f.readConf()}
 }
 
 func (f *Files) warn(msg string) {
@@ -59,7 +64,7 @@ func (f *Files) warn(msg string) {
 	f.Warn(msg)
 }
 
-func (f *Files) readPrefs() Settings {
+func (f *Files) readPrefs() settings.Settings {
 	if f.Prefs == "" {
 		return nil
 	}
@@ -78,7 +83,7 @@ func (f *Files) readPrefs() Settings {
 	return p.Settings
 }
 
-func (f *Files) readConf() Settings {
+func (f *Files) readConf() settings.Settings {
 	if f.Conf == "" {
 		return nil
 	}

@@ -1,9 +1,10 @@
-package settings
+package managed
 
 import (
 	"errors"
 	"strconv"
 
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
@@ -11,13 +12,8 @@ import (
 // not a regular file, or not parsable.
 var ErrUnreadable = errors.New("settings source unreadable")
 
-// ReadPlist reads a managed-preferences plist (binary or XML). A missing
+// readPlist reads a managed-preferences plist (binary or XML). A missing
 // file returns os.ErrNotExist; anything unparsable returns ErrUnreadable.
-func ReadPlist(path string) (Settings, error) {
-	f, err := readPlist(path)
-	return f.Settings, err
-}
-
 func readPlist(path string) (parsed, error) {
 	data, err := readCapped(path, nil)
 	if err != nil {
@@ -26,18 +22,9 @@ func readPlist(path string) (parsed, error) {
 	return parsePlist(data)
 }
 
-// ParsePlist reads plist bytes into settings. Only the top dictionary's
-// entries named by Table are looked at; nothing else in the file is
-// decoded, so memory and time stay bounded by the file's size whatever
-// its structure.
-func ParsePlist(data []byte) (Settings, error) {
-	f, err := parsePlist(data)
-	return f.Settings, err
-}
-
 // parsed is what one settings file gives.
 type parsed struct {
-	Settings Settings
+	Settings settings.Settings
 	// Notes say why a known key or line was ignored; they never hold a
 	// value.
 	Notes []string
@@ -51,6 +38,10 @@ type parsed struct {
 // redacted with all of them.
 const maxLostTokens = 4
 
+// parsePlist reads plist bytes into settings. Only the top dictionary's
+// entries named by Table are looked at; nothing else in the file is
+// decoded, so memory and time stay bounded by the file's size whatever
+// its structure.
 func parsePlist(data []byte) (parsed, error) {
 	parse := parseXMLPlist
 	if isBinaryPlist(data) {
@@ -60,8 +51,8 @@ func parsePlist(data []byte) (parsed, error) {
 	if err != nil {
 		return parsed{}, ErrUnreadable
 	}
-	f := parsed{Settings: Settings{}}
-	for _, k := range Keys {
+	f := parsed{Settings: settings.Settings{}}
+	for _, k := range settings.Keys {
 		src, ok := raw.values[k]
 		if !ok {
 			continue
@@ -70,7 +61,7 @@ func parsePlist(data []byte) (parsed, error) {
 		if err != nil {
 			return parsed{}, ErrUnreadable
 		}
-		if why := f.Settings.putValue(k, v); why != "" {
+		if why := putValue(f.Settings, k, v); why != "" {
 			f.Notes = append(f.Notes, string(k)+" "+why+"; ignored")
 		}
 	}
@@ -85,15 +76,15 @@ func parsePlist(data []byte) (parsed, error) {
 // rawValues maps each known key found to its value, decoded on demand,
 // and keeps the first few ProvisionToken values a later entry overrode.
 type rawValues struct {
-	values     map[Key]valueSource
+	values     map[settings.Key]valueSource
 	lostTokens []valueSource
 }
 
-func newRawValues() *rawValues { return &rawValues{values: map[Key]valueSource{}} }
+func newRawValues() *rawValues { return &rawValues{values: map[settings.Key]valueSource{}} }
 
 // set gives k the value v; the last entry wins, as in a dictionary.
-func (r *rawValues) set(k Key, v valueSource) {
-	if old, ok := r.values[k]; ok && k == ProvisionToken && len(r.lostTokens) < maxLostTokens {
+func (r *rawValues) set(k settings.Key, v valueSource) {
+	if old, ok := r.values[k]; ok && k == settings.ProvisionToken && len(r.lostTokens) < maxLostTokens {
 		r.lostTokens = append(r.lostTokens, old)
 	}
 	r.values[k] = v
@@ -123,24 +114,24 @@ func (v value) decode() (value, error) { return v, nil }
 
 // putValue stores v under k when its type fits the key and returns why it
 // did not otherwise. Only a Bool setting takes a boolean or a number.
-func (s Settings) putValue(k Key, v value) string {
+func putValue(s settings.Settings, k settings.Key, v value) string {
 	switch {
 	case v.kind == valueString:
-		return s.put(k, v.s)
+		return s.Put(k, v.s)
 	case v.kind == valueTooLong:
-		return reasonTooLong
-	case isBool(k) && v.kind == valueBool:
-		return s.put(k, strconv.FormatBool(v.b))
-	case isBool(k) && v.kind == valueInt:
-		return s.put(k, strconv.FormatBool(v.nonZero))
+		return settings.ReasonTooLong
+	case settings.IsBool(k) && v.kind == valueBool:
+		return s.Put(k, strconv.FormatBool(v.b))
+	case settings.IsBool(k) && v.kind == valueInt:
+		return s.Put(k, strconv.FormatBool(v.nonZero))
 	}
-	return reasonWrongType
+	return settings.ReasonWrongType
 }
 
 // readCapped reads a regular file of at most MaxFileSize bytes, without
 // blocking, judged by check when given.
 func readCapped(path string, opt *safefile.Options) ([]byte, error) {
-	o := safefile.Options{MaxSize: MaxFileSize}
+	o := safefile.Options{MaxSize: settings.MaxFileSize}
 	if opt != nil {
 		o = *opt
 	}

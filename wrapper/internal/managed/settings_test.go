@@ -1,4 +1,4 @@
-package settings
+package managed
 
 import (
 	"bytes"
@@ -12,8 +12,9 @@ import (
 
 	"howett.net/plist"
 
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
-	"github.com/ctrld-install/ctrld-install/wrapper/settings/plisttest"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/managed/plisttest"
 )
 
 const canary = testenv.Canary
@@ -27,6 +28,12 @@ func plistBytes(t testing.TB, v any, format int) []byte {
 	return data
 }
 
+// plistSettings is what the plist gives, notes and lost tokens aside.
+func plistSettings(data []byte) (settings.Settings, error) {
+	p, err := parsePlist(data)
+	return p.Settings, err
+}
+
 func TestParsePlistBothFormats(t *testing.T) {
 	prefs := map[string]any{
 		"ProvisionToken":    canary,
@@ -37,11 +44,11 @@ func TestParsePlistBothFormats(t *testing.T) {
 	}
 	for name, format := range map[string]int{"binary": plist.BinaryFormat, "xml": plist.XMLFormat} {
 		t.Run(name, func(t *testing.T) {
-			s, err := ParsePlist(plistBytes(t, prefs, format))
+			s, err := plistSettings(plistBytes(t, prefs, format))
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := Settings{ProvisionToken: canary, CustomHostname: "mac-01", InterceptMode: "intercept-dns", UseDevEnvironment: "true"}
+			want := settings.Settings{settings.ProvisionToken: canary, settings.CustomHostname: "mac-01", settings.InterceptMode: "intercept-dns", settings.UseDevEnvironment: "true"}
 			if len(s) != len(want) {
 				t.Fatalf("got %v", len(s))
 			}
@@ -55,21 +62,21 @@ func TestParsePlistBothFormats(t *testing.T) {
 }
 
 func TestParsePlistTypesAndCaps(t *testing.T) {
-	s, err := ParsePlist(plistBytes(t, map[string]any{
-		"ProvisionToken":    strings.Repeat("a", MaxValueLen+1),
+	s, err := plistSettings(plistBytes(t, map[string]any{
+		"ProvisionToken":    strings.Repeat("a", settings.MaxValueLen+1),
 		"CustomHostname":    42,
 		"UseDevEnvironment": 1,
 	}, plist.XMLFormat))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := s.Get(ProvisionToken); ok {
+	if _, ok := s.Get(settings.ProvisionToken); ok {
 		t.Error("kept an oversized token")
 	}
-	if _, ok := s[CustomHostname]; ok {
+	if _, ok := s[settings.CustomHostname]; ok {
 		t.Error("kept a number as a hostname")
 	}
-	if !s.Bool(UseDevEnvironment) {
+	if !s.Bool(settings.UseDevEnvironment) {
 		t.Error("integer 1 should mean true")
 	}
 }
@@ -102,7 +109,7 @@ func hugeStringPlist() []byte {
 }
 
 func TestCraftedBinaryPlistIsRefused(t *testing.T) {
-	if _, err := ParsePlist(hugeStringPlist()); !errors.Is(err, ErrUnreadable) {
+	if _, err := plistSettings(hugeStringPlist()); !errors.Is(err, ErrUnreadable) {
 		t.Fatalf("got %v, want ErrUnreadable", err)
 	}
 	if _, err := parseBinaryPlist(hugeStringPlist()); err == nil {
@@ -113,7 +120,7 @@ func TestCraftedBinaryPlistIsRefused(t *testing.T) {
 // Nesting and cycles below the top dictionary are never followed: the
 // four keys still read. A top object that is not a dictionary gives none.
 func TestCyclesAndDepthBelowTheTopDictDoNotMatter(t *testing.T) {
-	if _, err := ParsePlist(selfArrayPlist()); !errors.Is(err, ErrUnreadable) {
+	if _, err := plistSettings(selfArrayPlist()); !errors.Is(err, ErrUnreadable) {
 		t.Fatalf("a top-level array: %v", err)
 	}
 	var deep any = "leaf"
@@ -121,8 +128,8 @@ func TestCyclesAndDepthBelowTheTopDictDoNotMatter(t *testing.T) {
 		deep = []any{deep}
 	}
 	for name, format := range map[string]int{"binary": plist.BinaryFormat} {
-		s, err := ParsePlist(plistBytes(t, map[string]any{"x": deep, "ProvisionToken": canary}, format))
-		if err != nil || s[ProvisionToken] != canary {
+		s, err := plistSettings(plistBytes(t, map[string]any{"x": deep, "ProvisionToken": canary}, format))
+		if err != nil || s[settings.ProvisionToken] != canary {
 			t.Fatalf("%s: deep sibling lost the token: %v", name, err)
 		}
 	}
@@ -146,17 +153,17 @@ func selfArrayPlist() []byte {
 
 func TestReadPlistLimits(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := ReadPlist(filepath.Join(dir, "missing.plist")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := readPlist(filepath.Join(dir, "missing.plist")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("missing file: %v", err)
 	}
 	big := filepath.Join(dir, "big.plist")
-	os.WriteFile(big, bytes.Repeat([]byte(" "), MaxFileSize+1), 0o644)
-	if _, err := ReadPlist(big); !errors.Is(err, ErrUnreadable) {
+	os.WriteFile(big, bytes.Repeat([]byte(" "), settings.MaxFileSize+1), 0o644)
+	if _, err := readPlist(big); !errors.Is(err, ErrUnreadable) {
 		t.Fatalf("big file: %v", err)
 	}
 	garbage := filepath.Join(dir, "garbage.plist")
 	os.WriteFile(garbage, []byte("<plist><dict><key>ProvisionToken"), 0o644)
-	if _, err := ReadPlist(garbage); err == nil {
+	if _, err := readPlist(garbage); err == nil {
 		t.Fatal("garbage parsed")
 	}
 }
@@ -174,47 +181,11 @@ func TestFromRegistry(t *testing.T) {
 		strs: map[string]string{"ProvisionToken": canary, "InterceptMode": "standard"},
 		ints: map[string]uint64{"UseDevEnvironment": 1, "CustomHostname": 7},
 	})
-	if s[ProvisionToken] != canary || s[InterceptMode] != "standard" || !s.Bool(UseDevEnvironment) {
+	if s[settings.ProvisionToken] != canary || s[settings.InterceptMode] != "standard" || !s.Bool(settings.UseDevEnvironment) {
 		t.Fatalf("unexpected settings (%d keys)", len(s))
 	}
-	if _, ok := s[CustomHostname]; ok {
+	if _, ok := s[settings.CustomHostname]; ok {
 		t.Fatal("a DWORD hostname was accepted")
-	}
-}
-
-func TestMergeKeyByKey(t *testing.T) {
-	high := Settings{ProvisionToken: "", CustomHostname: "high"}
-	low := Settings{ProvisionToken: "low-token", CustomHostname: "low", InterceptMode: "standard"}
-	m := high.Merge(low)
-	if m[ProvisionToken] != "low-token" || m[CustomHostname] != "high" || m[InterceptMode] != "standard" {
-		t.Fatalf("merge wrong: %v", m)
-	}
-}
-
-func TestValidators(t *testing.T) {
-	for tok, want := range map[string]bool{
-		canary: true, "": false, "a b": false, "tab\tx": false, "nl\n": false,
-		"caf\u00e9": false, strings.Repeat("x", 1025): false, "x": true,
-		canary + `" --dev "`: false, canary + `\`: false, `"` + canary: false,
-	} {
-		if TokenWellFormed(tok) != want {
-			t.Errorf("TokenWellFormed(%q) != %v", tok, want)
-		}
-	}
-	for h, want := range map[string]bool{
-		"mac-01": true, "ab": false, "abc": true, strings.Repeat("a", 64): false,
-		strings.Repeat("a", 63) + ".": false, "-abc": false, "abc-": false, "a_b.c": false,
-		"host.example.com": true, "a..b": false, "héllo": false,
-	} {
-		if HostnameValid(h) != want {
-			t.Errorf("HostnameValid(%q) != %v", h, want)
-		}
-	}
-	for m, want := range map[string]string{"standard": "off", "intercept-dns": "dns", "dns": "", "Standard": ""} {
-		got, ok := InterceptArg(m)
-		if got != want || ok != (want != "") {
-			t.Errorf("InterceptArg(%q) = %q %v", m, got, ok)
-		}
 	}
 }
 
@@ -236,8 +207,8 @@ func TestOverriddenTokensOfOneFileAreKept(t *testing.T) {
 		},
 	} {
 		f, err := read()
-		if err != nil || f.Settings[ProvisionToken] != "token-that-wins" || len(f.LostTokens) != 1 || f.LostTokens[0] != canary {
-			t.Errorf("%s: token %q, lost %d, %v", name, f.Settings[ProvisionToken], len(f.LostTokens), err)
+		if err != nil || f.Settings[settings.ProvisionToken] != "token-that-wins" || len(f.LostTokens) != 1 || f.LostTokens[0] != canary {
+			t.Errorf("%s: token %q, lost %d, %v", name, f.Settings[settings.ProvisionToken], len(f.LostTokens), err)
 		}
 	}
 	var many plisttest.Builder

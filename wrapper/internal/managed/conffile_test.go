@@ -1,4 +1,4 @@
-package settings
+package managed
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -25,7 +26,7 @@ func TestParseConfComments(t *testing.T) {
 		f := parseConf([]byte(line + "\n"))
 		s, notes := f.Settings, f.Notes
 		k, _, _ := strings.Cut(line, "=")
-		if got := s[Key(k)]; got != want || len(notes) != 0 {
+		if got := s[settings.Key(k)]; got != want || len(notes) != 0 {
 			t.Errorf("%q: got %q, notes %q; want %q", line, got, notes, want)
 		}
 	}
@@ -40,7 +41,7 @@ func TestParseConfComments(t *testing.T) {
 
 func TestParseConfNotesNeverQuoteValues(t *testing.T) {
 	body := canary + "\nOther=" + canary + "\nUseDevEnvironment=" + canary + "\nProvisionToken=\"" + canary + "\n" +
-		"CustomHostname=" + strings.Repeat(canary, MaxValueLen/len(canary)+1) + "\n"
+		"CustomHostname=" + strings.Repeat(canary, settings.MaxValueLen/len(canary)+1) + "\n"
 	f := parseConf([]byte(body))
 	s, notes := f.Settings, f.Notes
 	if len(s) != 0 || len(notes) != 5 {
@@ -66,14 +67,14 @@ func TestDocsExampleParses(t *testing.T) {
 	if len(notes) != 0 {
 		t.Fatalf("the doc's example draws notes: %q", notes)
 	}
-	if s[CustomHostname] != "web-01" || s[InterceptMode] != InterceptStandard || s[UseDevEnvironment] != "false" {
+	if s[settings.CustomHostname] != "web-01" || s[settings.InterceptMode] != settings.InterceptStandard || s[settings.UseDevEnvironment] != "false" {
 		t.Fatalf("the doc's example reads as %q", s)
 	}
-	if !HostnameValid(s[CustomHostname]) {
+	if !settings.HostnameValid(s[settings.CustomHostname]) {
 		t.Fatal("the doc's example hostname is invalid")
 	}
-	if s[ProvisionToken] != "<token from the Control D dashboard>" {
-		t.Fatalf("the token line reads as %q", s[ProvisionToken])
+	if s[settings.ProvisionToken] != "<token from the Control D dashboard>" {
+		t.Fatalf("the token line reads as %q", s[settings.ProvisionToken])
 	}
 }
 
@@ -89,6 +90,30 @@ func DocsSettingsExample(t testing.TB, doc []byte) []byte {
 	return m[1]
 }
 
+// TestLinuxExampleGivesEverySetting: the settings-file example of
+// docs/linux.md sets every setting of Table, one line each, in its order,
+// and nothing else.
+func TestLinuxExampleGivesEverySetting(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(testenv.RepoRoot(), "docs", "linux.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, line := range strings.Split(string(DocsSettingsExample(t, doc)), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			name, _, _ := strings.Cut(line, "=")
+			keys = append(keys, name)
+		}
+	}
+	var want []string
+	for _, k := range settings.Keys {
+		want = append(want, string(k))
+	}
+	if strings.Join(keys, ",") != strings.Join(want, ",") {
+		t.Errorf("the example sets %v, the table has %v", keys, want)
+	}
+}
+
 func TestFilesWarnOncePerRun(t *testing.T) {
 	dir := t.TempDir()
 	conf := filepath.Join(dir, "ctrld-install.conf")
@@ -99,7 +124,7 @@ func TestFilesWarnOncePerRun(t *testing.T) {
 	var said []string
 	f := &Files{Prefs: prefs, Conf: conf, Warn: func(m string) { said = append(said, m) }}
 	for range 5 {
-		if s := f.Read(); s[ProvisionToken] != canary {
+		if s := f.Read(); s[settings.ProvisionToken] != canary {
 			t.Fatalf("prefs token lost: %q", s)
 		}
 	}

@@ -1,4 +1,4 @@
-package settings
+package managed
 
 import (
 	"errors"
@@ -9,7 +9,8 @@ import (
 
 	"howett.net/plist"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/settings/plisttest"
+	"github.com/ctrld-install/ctrld-install/internal/settings"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/managed/plisttest"
 )
 
 // maxParseAlloc bounds what parsing a file of n bytes may allocate in
@@ -21,9 +22,9 @@ func maxParseAlloc(n int) uint64 { return 64*uint64(n) + 1<<20 }
 // Each hostile shape reads in bounded memory and time, keeps the token
 // when the file is a valid plist, and never puts the token in a note.
 func TestHostileFilesReadInBoundedMemoryAndTime(t *testing.T) {
-	for name, data := range plisttest.All(canary, MaxValueLen) {
+	for name, data := range plisttest.All(canary, settings.MaxValueLen) {
 		t.Run(name, func(t *testing.T) {
-			if len(data) > MaxFileSize {
+			if len(data) > settings.MaxFileSize {
 				t.Fatalf("%d bytes: over the cap, the test proves nothing", len(data))
 			}
 			var f parsed
@@ -41,7 +42,7 @@ func TestHostileFilesReadInBoundedMemoryAndTime(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || s[ProvisionToken] != canary {
+			if err != nil || s[settings.ProvisionToken] != canary {
 				t.Fatalf("token lost: %v", err)
 			}
 			if strings.Contains(strings.Join(notes, " "), canary) {
@@ -63,19 +64,19 @@ func FuzzParsePlist(f *testing.F) {
 	f.Add(plisttest.XMLEntities(canary))
 	f.Add([]byte(strings.Repeat("<array>", 5000)))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if len(data) > MaxFileSize {
+		if len(data) > settings.MaxFileSize {
 			return
 		}
-		var s Settings
+		var s settings.Settings
 		var err error
-		if n := testenv.Allocated(func() { s, err = ParsePlist(data) }); n > maxParseAlloc(len(data)) {
+		if n := testenv.Allocated(func() { s, err = plistSettings(data) }); n > maxParseAlloc(len(data)) {
 			t.Fatalf("allocated %d bytes for %d input bytes", n, len(data))
 		}
 		if err != nil {
 			return
 		}
 		for k, v := range s {
-			if len(v) > MaxValueLen {
+			if len(v) > settings.MaxValueLen {
 				t.Fatalf("%s: %d bytes kept", k, len(v))
 			}
 			_ = v + "" // a broken string would crash here
@@ -95,13 +96,13 @@ func TestXMLPlistMustBeWellFormed(t *testing.T) {
 		"element in a key":  `<dict><key>Provision<b/>Token</key><string>x</string></dict>`,
 		"mismatch skipped":  `<dict><key>X</key><array><a></b></array><key>ProvisionToken</key><string>x</string></dict>`,
 	} {
-		if s, err := ParsePlist([]byte(head + body + `</plist>`)); !errors.Is(err, ErrUnreadable) {
+		if s, err := plistSettings([]byte(head + body + `</plist>`)); !errors.Is(err, ErrUnreadable) {
 			t.Errorf("%s: got %d settings, %v", name, len(s), err)
 		}
 	}
 	good := head + `<!-- managed --><dict><key>X</key><dict><key>ProvisionToken</key><string>inner</string></dict>` +
 		`<key>ProvisionToken</key><string>` + canary + `</string></dict></plist>`
-	if s, err := ParsePlist([]byte(good)); err != nil || s[ProvisionToken] != canary {
-		t.Fatalf("nested same-named key confused the reader: %q %v", s[ProvisionToken], err)
+	if s, err := plistSettings([]byte(good)); err != nil || s[settings.ProvisionToken] != canary {
+		t.Fatalf("nested same-named key confused the reader: %q %v", s[settings.ProvisionToken], err)
 	}
 }

@@ -1,10 +1,10 @@
-package settings
+package managed
 
-import "strconv"
+import (
+	"strconv"
 
-// PolicyKeyPath is the Windows policy key Intune and group policy write,
-// under HKEY_LOCAL_MACHINE.
-const PolicyKeyPath = `SOFTWARE\Policies\ControlD\ctrld`
+	"github.com/ctrld-install/ctrld-install/internal/settings"
+)
 
 // RegistryValues is the little of a registry key the policy source needs:
 // a value as a string (REG_SZ, REG_EXPAND_SZ) or as a number (REG_DWORD,
@@ -16,15 +16,15 @@ type RegistryValues interface {
 
 // FromRegistry reads the policy values. A Bool setting may be a DWORD or
 // a string; the others must be strings.
-func FromRegistry(r RegistryValues) Settings {
-	s := Settings{}
-	for _, k := range Keys {
+func FromRegistry(r RegistryValues) settings.Settings {
+	s := settings.Settings{}
+	for _, k := range settings.Keys {
 		if v, ok := r.String(string(k)); ok {
-			s.put(k, v)
+			s.Put(k, v)
 			continue
 		}
-		if n, ok := r.Integer(string(k)); ok && isBool(k) {
-			s.put(k, strconv.FormatBool(n != 0))
+		if n, ok := r.Integer(string(k)); ok && settings.IsBool(k) {
+			s.Put(k, strconv.FormatBool(n != 0))
 		}
 	}
 	return s

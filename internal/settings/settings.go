@@ -1,6 +1,7 @@
-// Package settings gathers the provisioning settings of Table from their
-// sources (flags and env, managed preferences, the Windows policy key, the
-// Linux settings file) and checks them the way ctrld would.
+// Package settings is the table of provisioning settings: their names,
+// kinds, limits and choices, how a value is checked the way ctrld would,
+// and what the installers render from them (MSI properties, the policy
+// template, the profile). It reads no source; the wrapper's readers do.
 package settings
 
 import (
@@ -57,11 +58,12 @@ func (s Settings) Merge(lower Settings) Settings {
 	return out
 }
 
-func isKey(name string) (Key, bool) { return isKeyBytes([]byte(name)) }
+// IsKey returns the key of Table named name, if any.
+func IsKey(name string) (Key, bool) { return IsKeyBytes([]byte(name)) }
 
-// isKeyBytes compares without converting b to a string, so it allocates
+// IsKeyBytes is IsKey for bytes. It compares without converting b to a string, so it allocates
 // nothing whatever b holds.
-func isKeyBytes(b []byte) (Key, bool) {
+func IsKeyBytes(b []byte) (Key, bool) {
 	for i := range Table {
 		if string(b) == string(Table[i].Key) {
 			return Table[i].Key, true
@@ -73,22 +75,22 @@ func isKeyBytes(b []byte) (Key, bool) {
 // Why a value from an untrusted source was dropped. They never quote the
 // value.
 const (
-	reasonTooLong   = "is longer than the value cap"
-	reasonNotBool   = "is not true or false"
-	reasonWrongType = "has the wrong type"
+	ReasonTooLong   = "is longer than the value cap"
+	ReasonNotBool   = "is not true or false"
+	ReasonWrongType = "has the wrong type"
 )
 
-// put stores a value read from an untrusted source, dropping values over
+// Put stores a value read from an untrusted source, dropping values over
 // the cap and booleans that do not parse. It returns why it dropped one,
 // or "".
-func (s Settings) put(k Key, v string) string {
+func (s Settings) Put(k Key, v string) string {
 	if len(v) > MaxValueLen {
-		return reasonTooLong
+		return ReasonTooLong
 	}
-	if isBool(k) {
+	if IsBool(k) {
 		b, ok := ParseBool(v)
 		if !ok {
-			return reasonNotBool
+			return ReasonNotBool
 		}
 		v = strconv.FormatBool(b)
 	}
@@ -96,7 +98,8 @@ func (s Settings) put(k Key, v string) string {
 	return ""
 }
 
-func isBool(k Key) bool {
+// IsBool says whether k is a Bool setting.
+func IsBool(k Key) bool {
 	s, _ := Lookup(k)
 	return s.Kind == Bool
 }

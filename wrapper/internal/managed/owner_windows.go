@@ -1,4 +1,4 @@
-package settings
+package managed
 
 import "io/fs"
 

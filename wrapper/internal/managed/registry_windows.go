@@ -1,7 +1,9 @@
-package settings
+package managed
 
 import (
 	"golang.org/x/sys/windows/registry"
+
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 )
 
 type policyKey struct{ k registry.Key }
@@ -18,10 +20,10 @@ func (p policyKey) Integer(name string) (uint64, bool) {
 
 // ReadPolicy reads HKLM\SOFTWARE\Policies\ControlD\ctrld. A missing key
 // gives no settings.
-func ReadPolicy() Settings {
-	k, err := registry.OpenKey(registry.LOCAL_MACHINE, PolicyKeyPath, registry.QUERY_VALUE|registry.WOW64_64KEY)
+func ReadPolicy() settings.Settings {
+	k, err := registry.OpenKey(registry.LOCAL_MACHINE, settings.PolicyKeyPath, registry.QUERY_VALUE|registry.WOW64_64KEY)
 	if err != nil {
-		return Settings{}
+		return settings.Settings{}
 	}
 	defer k.Close()
 	return FromRegistry(policyKey{k})

@@ -1,4 +1,4 @@
-package settings
+package managed
 
 import (
 	"bufio"
@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
@@ -41,7 +42,7 @@ func ReadConfFile(path string) (ConfFile, error) {
 		readable = info.Mode().Perm()&0o044 != 0
 		return nil
 	}
-	data, err := readCapped(path, &safefile.Options{MaxSize: MaxFileSize, NoLinks: true, Check: check})
+	data, err := readCapped(path, &safefile.Options{MaxSize: settings.MaxFileSize, NoLinks: true, Check: check})
 	if err != nil {
 		return ConfFile{}, err
 	}
@@ -59,9 +60,6 @@ func trustedConf(info fs.FileInfo) error {
 	return nil
 }
 
-// ParseConf reads settings-file text. Lines it cannot read are skipped.
-func ParseConf(data []byte) Settings { return parseConf(data).Settings }
-
 // maxNotes bounds the notes of one file: each becomes a warning in the OS
 // log, and a file of a million bad lines must not make a million.
 const maxNotes = 16
@@ -70,7 +68,7 @@ const maxNotes = 16
 // unquoted, it ends where a `#` follows a space or tab (a comment), so a
 // `#` inside a token stays part of it.
 func parseConf(data []byte) parsed {
-	s := Settings{}
+	s := settings.Settings{}
 	var notes, lost []string
 	more := 0
 	note := func(n int, why string) {
@@ -81,7 +79,7 @@ func parseConf(data []byte) parsed {
 		notes = append(notes, "line "+strconv.Itoa(n)+" "+why+"; ignored")
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4096), MaxFileSize)
+	sc.Buffer(make([]byte, 0, 4096), settings.MaxFileSize)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(strings.TrimSuffix(sc.Text(), "\r"))
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -92,7 +90,7 @@ func parseConf(data []byte) parsed {
 			note(n, "is not Key=Value")
 			continue
 		}
-		k, known := isKey(strings.TrimSpace(name))
+		k, known := settings.IsKey(strings.TrimSpace(name))
 		if !known {
 			note(n, "has an unknown key")
 			continue
@@ -102,10 +100,10 @@ func parseConf(data []byte) parsed {
 			note(n, "has an unterminated quote or text after the quoted value")
 			continue
 		}
-		if old, set := s.Get(k); set && k == ProvisionToken && old != v && len(lost) < maxLostTokens {
+		if old, set := s.Get(k); set && k == settings.ProvisionToken && old != v && len(lost) < maxLostTokens {
 			lost = append(lost, old)
 		}
-		if why := s.put(k, v); why != "" {
+		if why := s.Put(k, v); why != "" {
 			note(n, string(k)+" "+why)
 		}
 	}
