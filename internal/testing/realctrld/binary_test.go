@@ -1,9 +1,71 @@
 package realctrld
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
+
+// BinaryEnv names the real ctrld binaries the tier runs: one path, or
+// several separated by colons or commas (v1.5.0 and v2.0.0-pre).
+const BinaryEnv = "CTRLD_REAL"
+
+// Ctrld is one real ctrld binary the tier runs.
+type Ctrld struct {
+	Path string
+	// Version names it in subtests: its folder's name
+	// (v1.5.0-linux-amd64), else its own.
+	Version string
+}
+
+// Binaries are the real ctrld binaries named by CTRLD_REAL, in its
+// order, each once. Without one the tier skips on a laptop and fails
+// under CI; -short skips it everywhere.
+func Binaries(t testing.TB) []Ctrld {
+	t.Helper()
+	testenv.RealInstall(t, "real ctrld, packages installed in a namespace")
+	paths := ParseBinaries(os.Getenv(BinaryEnv))
+	if len(paths) == 0 {
+		testenv.Unavailable(t, "%s is not set: it names the real ctrld binaries this tier runs", BinaryEnv)
+	}
+	var out []Ctrld
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
+			testenv.Unavailable(t, "%s: %s is not an executable file", BinaryEnv, p)
+		}
+		out = append(out, Ctrld{Path: p, Version: versionOf(p)})
+	}
+	return out
+}
+
+// ParseBinaries splits a CTRLD_REAL value into paths: colons or commas
+// separate them, blanks around them and empty entries are dropped, and a
+// path named twice counts once.
+func ParseBinaries(value string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, p := range strings.FieldsFunc(value, func(r rune) bool { return r == ':' || r == ',' }) {
+		p = strings.TrimSpace(p)
+		if p == "" || seen[p] {
+			continue
+		}
+		seen[p] = true
+		out = append(out, p)
+	}
+	return out
+}
+
+func versionOf(path string) string {
+	if dir := filepath.Base(filepath.Dir(path)); dir != "." && dir != "/" {
+		return dir
+	}
+	return filepath.Base(path)
+}
 
 func TestParseBinaries(t *testing.T) {
 	for in, want := range map[string][]string{

@@ -1,17 +1,16 @@
 //go:build linux
 
-package realctrld_test
+package realctrld
 
 import (
 	"os"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
 )
 
 // scenarios run inside the namespaces; each _test.go file holds one with
 // the test that judges it.
-var scenarios = map[string]realctrld.Scenario{
+var scenarios = map[string]Scenario{
 	"no-network":           noNetwork,
 	"route-to-nowhere":     routeToNowhere,
 	"deb-reject-then-fix":  debRejectThenFix,
@@ -26,7 +25,7 @@ var scenarios = map[string]realctrld.Scenario{
 }
 
 func TestMain(m *testing.M) {
-	if code, inside := realctrld.Main(scenarios); inside {
+	if code, inside := Main(scenarios); inside {
 		os.Exit(code)
 	}
 	os.Exit(m.Run())

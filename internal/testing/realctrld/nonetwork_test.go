@@ -1,6 +1,6 @@
 //go:build linux
 
-package realctrld_test
+package realctrld
 
 import (
 	"flag"
@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -20,14 +19,14 @@ var update = flag.Bool("update", false, "rewrite the real-ctrld output fixtures 
 // fixtureDir holds what one real ctrld printed, token replaced, for the
 // fake ctrld to follow: testdata/ctrld-output/real-v1.5.0 for the
 // binary in v1.5.0-linux-amd64.
-func fixtureDir(ctrld realctrld.Ctrld) string {
+func fixtureDir(ctrld Ctrld) string {
 	version, _, _ := strings.Cut(ctrld.Version, "-linux-")
 	return filepath.Join(testenv.RepoRoot(), "testdata", "ctrld-output", "real-"+version)
 }
 
 // A fresh install on a machine with no network at all: ctrld fails at
 // once, prints the token in its fatal line, and leaves no identifier.
-func noNetwork(b *realctrld.Box) {
+func noNetwork(b *Box) {
 	b.Snapshot("resolv-before", resolvConf)
 	installBinaries(b)
 	b.Run("wrapper start", quick, tokenEnv, wrapperBin, "start")
@@ -38,7 +37,7 @@ func noNetwork(b *realctrld.Box) {
 }
 
 func TestFreshInstallWithNoNetwork(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld realctrld.Ctrld) {
+	forEachCtrld(t, func(t *testing.T, ctrld Ctrld) {
 		r := runScenario(t, ctrld, "no-network", 3*time.Minute)
 		wantOneLine(t, step(t, r, "wrapper start"), lineUnidentified, 64)
 		wantDNSAfterFailure(t, r, "after-failure")
@@ -55,15 +54,15 @@ func TestFreshInstallWithNoNetwork(t *testing.T) {
 		// Both versions print the token in their fatal line (v2 with a
 		// capital F).
 		st := step(t, r, "ctrld start")
-		out := realctrld.Redact(st.Stdout)
-		if st.Exit != 1 || !strings.Contains(strings.ToLower(out), "failed to fetch resolver uid with provision token") || !strings.Contains(out, realctrld.TokenPlaceholder) {
+		out := Redact(st.Stdout)
+		if st.Exit != 1 || !strings.Contains(strings.ToLower(out), "failed to fetch resolver uid with provision token") || !strings.Contains(out, TokenPlaceholder) {
 			t.Errorf("ctrld start: exit %d\n%s", st.Exit, out)
 		}
 		compareFixture(t, ctrld, "start-cd-org-no-network.txt", normalize(out))
 	})
 }
 
-func syslogHas(r *realctrld.Report, line string) bool {
+func syslogHas(r *Report, line string) bool {
 	for _, m := range r.Syslog {
 		if strings.HasSuffix(strings.TrimSpace(m), line) {
 			return true
@@ -77,7 +76,7 @@ var stamp = regexp.MustCompile(`[A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d\.\d{3}`)
 
 // compareFixture checks ctrld's redacted output against the fixture,
 // timestamps aside; -update rewrites the fixture.
-func compareFixture(t *testing.T, ctrld realctrld.Ctrld, name, got string) {
+func compareFixture(t *testing.T, ctrld Ctrld, name, got string) {
 	t.Helper()
 	path := filepath.Join(fixtureDir(ctrld), name)
 	if *update {

@@ -1,17 +1,16 @@
 //go:build linux
 
-package realctrld_test
+package realctrld
 
 import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
 )
 
 // A route that goes nowhere: every packet is dropped, so ctrld's API
 // calls hang until the wrapper's --timeout kills its whole tree.
-func routeToNowhere(b *realctrld.Box) {
+func routeToNowhere(b *Box) {
 	b.Snapshot("resolv-before", resolvConf)
 	installBinaries(b)
 	b.Must("/usr/sbin/ip", "route", "add", "default", "dev", "lo")
@@ -20,7 +19,7 @@ func routeToNowhere(b *realctrld.Box) {
 }
 
 func TestRouteToNowhereTimesOut(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld realctrld.Ctrld) {
+	forEachCtrld(t, func(t *testing.T, ctrld Ctrld) {
 		r := runScenario(t, ctrld, "route-to-nowhere", 3*time.Minute)
 		st := step(t, r, "wrapper start")
 		wantOneLine(t, st, lineTimeout, 63)

@@ -1,12 +1,11 @@
 //go:build linux
 
-package realctrld_test
+package realctrld
 
 import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
 )
 
 // lineReloadFailed is the offline upgrade's line: the new binary is in
@@ -17,10 +16,10 @@ const lineReloadFailed = "provisioning failed: stage=package code=SERVICE_RELOAD
 // minutes for a control socket that never comes. The upgrade must end
 // within 30 s with the line once and leave the running service alone;
 // the purge after it is bounded too.
-func offlineUpgrade(b *realctrld.Box) {
+func offlineUpgrade(b *Box) {
 	installProvisionedDeb(b)
 	bootOffline(b)
-	b.Run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", realctrld.Share+"/ctrld-upgrade.deb")
+	b.Run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", Share+"/ctrld-upgrade.deb")
 	b.RecordProcesses("upgraded")
 	b.Snapshot("upgraded", resolvConf, "/etc/init.d/ctrld")
 	b.Run("status after upgrade", quick, nil, "dpkg-query", "-W", "-f=${Status} ${Version}", "ctrld")
@@ -29,7 +28,7 @@ func offlineUpgrade(b *realctrld.Box) {
 }
 
 func TestOfflineUpgradeKeepsTheService(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld realctrld.Ctrld) {
+	forEachCtrld(t, func(t *testing.T, ctrld Ctrld) {
 		r := runScenario(t, ctrld, "offline-upgrade", 8*time.Minute)
 		wantLineOnce(t, step(t, r, "dpkg -i"), lineComplete)
 		wantBootedOffline(t, r)
@@ -38,7 +37,7 @@ func TestOfflineUpgradeKeepsTheService(t *testing.T) {
 			t.Errorf("the offline upgrade took %s", upgrade.Duration)
 		}
 		wantLineOnce(t, upgrade, lineReloadFailed)
-		if got := step(t, r, "status after upgrade").Stdout; got != "install ok half-configured "+realctrld.UpgradeVersion {
+		if got := step(t, r, "status after upgrade").Stdout; got != "install ok half-configured "+UpgradeVersion {
 			t.Errorf("after the upgrade: %q", got)
 		}
 		booted, upgraded := ctrldProcesses(r.ProcessSnapshots["booted"]), ctrldProcesses(r.ProcessSnapshots["upgraded"])

@@ -1,6 +1,6 @@
 //go:build linux
 
-package realctrld_test
+package realctrld
 
 import (
 	"strconv"
@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -26,11 +25,11 @@ var ctrldOutputs = []struct {
 	{"status not installed", "status-not-installed.txt", 1},
 }
 
-func captureOutputs(b *realctrld.Box) {
+func captureOutputs(b *Box) {
 	installBinaries(b)
-	api := b.StartAPI(testenv.Canary, realctrld.Reject)
+	api := b.StartAPI(testenv.Canary, Reject)
 	b.RunSecret("start rejected", quick, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
-	api.SetMode(realctrld.Accept)
+	api.SetMode(Accept)
 	b.RunSecret("start", slow, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
 	b.Run("status running", quick, nil, ctrldBin, "status")
 	b.Run("restart", slow, nil, ctrldBin, "restart")
@@ -39,7 +38,7 @@ func captureOutputs(b *realctrld.Box) {
 }
 
 func TestRealCtrldOutputsMatchFixtures(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld realctrld.Ctrld) {
+	forEachCtrld(t, func(t *testing.T, ctrld Ctrld) {
 		r := runScenario(t, ctrld, "ctrld-outputs", 6*time.Minute)
 		for _, o := range ctrldOutputs {
 			st := step(t, r, o.step)
@@ -51,9 +50,9 @@ func TestRealCtrldOutputsMatchFixtures(t *testing.T) {
 				t.Errorf("%s: exit %d, want %d", o.step, st.Exit, o.exit)
 			}
 			if st.Stderr != "" {
-				t.Errorf("%s wrote to stderr: %q", o.step, realctrld.Redact(st.Stderr))
+				t.Errorf("%s wrote to stderr: %q", o.step, Redact(st.Stderr))
 			}
-			compareFixture(t, ctrld, o.fixture, normalize(realctrld.Redact(st.Stdout)))
+			compareFixture(t, ctrld, o.fixture, normalize(Redact(st.Stdout)))
 		}
 	})
 }
@@ -62,8 +61,8 @@ func TestRealCtrldOutputsMatchFixtures(t *testing.T) {
 // stop gave up waiting for the daemon to end: the script waits a few
 // seconds only, which a loaded machine can exceed. That is ctrld's own
 // behaviour, not the output the fake follows.
-func slowStop(st realctrld.Step) bool {
-	out := realctrld.Redact(st.Stdout)
+func slowStop(st Step) bool {
+	out := Redact(st.Stdout)
 	return st.Exit == 1 && strings.Contains(out, "error running task Stop") && strings.Contains(out, "Service restart failed")
 }
 

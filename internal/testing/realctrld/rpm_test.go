@@ -1,27 +1,26 @@
 //go:build linux
 
-package realctrld_test
+package realctrld
 
 import (
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // The .rpm on an offline machine: %post fails and rpm only warns; once
 // the network is back the admin runs ctrld-install start; then erase.
-func rpmOfflineThenFix(b *realctrld.Box) {
+func rpmOfflineThenFix(b *Box) {
 	b.Snapshot("resolv-before", resolvConf)
 	b.Must("rpm", "--initdb")
 	writeSettings(b)
 	// --nodeps: nothing in Debian's empty rpm database provides /bin/sh.
-	b.Run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", realctrld.Share+"/ctrld.rpm")
+	b.Run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", Share+"/ctrld.rpm")
 	recordFailure(b, "after-failure")
 	b.Run("rpm -q", quick, nil, "rpm", "-q", "ctrld")
-	b.StartAPI(testenv.Canary, realctrld.Accept)
+	b.StartAPI(testenv.Canary, Accept)
 	b.Run("ctrld-install start", slow, nil, "/usr/bin/ctrld-install", "start")
 	b.Run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
 	b.Run("rpm -e", slow, nil, "rpm", "-e", "ctrld")
@@ -29,7 +28,7 @@ func rpmOfflineThenFix(b *realctrld.Box) {
 }
 
 func TestRpmOfflineThenRetry(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld realctrld.Ctrld) {
+	forEachCtrld(t, func(t *testing.T, ctrld Ctrld) {
 		r := runScenario(t, ctrld, "rpm-offline-then-fix", 8*time.Minute)
 		install := step(t, r, "rpm -i")
 		wantLineOnce(t, install, lineUnidentified)

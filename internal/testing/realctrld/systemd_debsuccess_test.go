@@ -1,16 +1,15 @@
 //go:build linux
 
-package realctrld_test
+package realctrld
 
 import (
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
 )
 
 // A provisioned .deb install on systemd against the fake API, then a
 // purge; a later phase looks again once RestartSec has passed.
-func systemdDebSuccess(b *realctrld.Box) {
+func systemdDebSuccess(b *Box) {
 	provisionDeb(b)
 	b.Snapshot("installed", resolvConf, unitFile)
 	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
@@ -18,12 +17,12 @@ func systemdDebSuccess(b *realctrld.Box) {
 	recordJournal(b, "after-purge")
 }
 
-func systemdDebSuccessLater(b *realctrld.Box) {
+func systemdDebSuccessLater(b *Box) {
 	recordSystemd(b, "later")
 	recordJournal(b, "later")
 }
 
-func judgeDebSuccess(t *testing.T, s *realctrld.SystemdSandbox) {
+func judgeDebSuccess(t *testing.T, s *SystemdSandbox) {
 	r := s.Report
 	wantInstalled(t, r, "dpkg -i")
 	wantSystemdRemoval(t, r, "dpkg --purge", "after-purge")

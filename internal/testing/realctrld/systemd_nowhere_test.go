@@ -1,17 +1,16 @@
 //go:build linux
 
-package realctrld_test
+package realctrld
 
 import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
 )
 
 // A route to nowhere on systemd: the wrapper's --timeout kills ctrld's
 // tree, and nothing of a service is left active or failed.
-func systemdRouteToNowhere(b *realctrld.Box) {
+func systemdRouteToNowhere(b *Box) {
 	b.Snapshot("resolv-before", resolvConf)
 	installBinaries(b)
 	b.Must("ip", "route", "add", "default", "dev", "lo")
@@ -20,7 +19,7 @@ func systemdRouteToNowhere(b *realctrld.Box) {
 	recordJournal(b, "after-timeout")
 }
 
-func judgeRouteToNowhere(t *testing.T, s *realctrld.SystemdSandbox) {
+func judgeRouteToNowhere(t *testing.T, s *SystemdSandbox) {
 	r := s.Report
 	st := step(t, r, "wrapper start --timeout=5s")
 	wantOneLine(t, st, lineTimeout, 63)

@@ -1,12 +1,11 @@
 //go:build linux
 
-package realctrld_test
+package realctrld
 
 import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -15,37 +14,37 @@ import (
 // and never opens its control socket; then the package goes, or is
 // upgraded.
 
-func systemdProvisionDeb(b *realctrld.Box) {
+func systemdProvisionDeb(b *Box) {
 	provisionDeb(b)
 }
 
-func systemdProvisionRPM(b *realctrld.Box) {
+func systemdProvisionRPM(b *Box) {
 	b.Snapshot("resolv-before", resolvConf)
 	b.Must("rpm", "--initdb")
-	b.StartAPI(testenv.Canary, realctrld.Accept)
+	b.StartAPI(testenv.Canary, Accept)
 	writeSettings(b)
 	// --nodeps: nothing in Debian's empty rpm database provides /bin/sh.
-	b.Run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", realctrld.Share+"/"+shareRPM)
+	b.Run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", Share+"/"+shareRPM)
 	recordService(b, "installed")
 }
 
-func systemdOfflinePurge(b *realctrld.Box) {
+func systemdOfflinePurge(b *Box) {
 	waitForDaemon(b)
 	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
 	recordSystemd(b, "after-purge")
 	recordJournal(b, "after-purge")
 }
 
-func systemdOfflineErase(b *realctrld.Box) {
+func systemdOfflineErase(b *Box) {
 	waitForDaemon(b)
 	b.Run("rpm -e", slow, nil, "rpm", "-e", "ctrld")
 	recordSystemd(b, "after-erase")
 	recordJournal(b, "after-erase")
 }
 
-func systemdOfflineUpgrade(b *realctrld.Box) {
+func systemdOfflineUpgrade(b *Box) {
 	waitForDaemon(b)
-	b.Run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", realctrld.Share+"/"+shareUpgradeDeb)
+	b.Run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", Share+"/"+shareUpgradeDeb)
 	b.Run("upgraded"+querySep+"version", quick, nil, "dpkg-query", "-W", "-f=${Version} ${Status}", "ctrld")
 	b.Run("upgraded"+querySep+"is-active", quick, nil, "systemctl", "is-active", unitName)
 	b.RecordProcesses("upgraded")
@@ -56,7 +55,7 @@ func systemdOfflineUpgrade(b *realctrld.Box) {
 
 // wantHardCase checks that the reboot really came up offline with the
 // daemon started and no control socket.
-func wantHardCase(t *testing.T, r *realctrld.Report) {
+func wantHardCase(t *testing.T, r *Report) {
 	t.Helper()
 	if len(ctrldProcesses(r.ProcessSnapshots["booted"])) == 0 {
 		t.Fatal("systemd did not start the daemon at the offline boot")
@@ -67,21 +66,21 @@ func wantHardCase(t *testing.T, r *realctrld.Report) {
 	}
 }
 
-func judgeOfflinePurge(t *testing.T, s *realctrld.SystemdSandbox) {
+func judgeOfflinePurge(t *testing.T, s *SystemdSandbox) {
 	r := s.Report
 	wantInstalled(t, r, "dpkg -i")
 	wantHardCase(t, r)
 	wantSystemdRemoval(t, r, "dpkg --purge", "after-purge")
 }
 
-func judgeOfflineErase(t *testing.T, s *realctrld.SystemdSandbox) {
+func judgeOfflineErase(t *testing.T, s *SystemdSandbox) {
 	r := s.Report
 	wantInstalled(t, r, "rpm -i")
 	wantHardCase(t, r)
 	wantSystemdRemoval(t, r, "rpm -e", "after-erase")
 }
 
-func judgeOfflineUpgrade(t *testing.T, s *realctrld.SystemdSandbox) {
+func judgeOfflineUpgrade(t *testing.T, s *SystemdSandbox) {
 	r := s.Report
 	wantInstalled(t, r, "dpkg -i")
 	wantHardCase(t, r)
@@ -92,7 +91,7 @@ func judgeOfflineUpgrade(t *testing.T, s *realctrld.SystemdSandbox) {
 		t.Errorf("the offline upgrade took %s, more than %s", upgrade.Duration.Round(100*time.Millisecond), removalBound)
 	}
 	wantLineOnce(t, upgrade, lineReloadFailed)
-	if got := queryOut(t, r, "upgraded", "version"); got != realctrld.UpgradeVersion+" install ok half-configured" {
+	if got := queryOut(t, r, "upgraded", "version"); got != UpgradeVersion+" install ok half-configured" {
 		t.Errorf("after the upgrade dpkg says %q", got)
 	}
 	if got := queryOut(t, r, "upgraded", "is-active"); got != "active" {

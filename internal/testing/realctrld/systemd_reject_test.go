@@ -1,32 +1,31 @@
 //go:build linux
 
-package realctrld_test
+package realctrld
 
 import (
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // The API rejects the token: the .deb stays half-configured and DNS keeps
 // working; the admin fixes the token on the dashboard and finishes with
 // dpkg --configure -a.
-func systemdTokenRejected(b *realctrld.Box) {
+func systemdTokenRejected(b *Box) {
 	b.Snapshot("resolv-before", resolvConf)
-	api := b.StartAPI(testenv.Canary, realctrld.Reject)
+	api := b.StartAPI(testenv.Canary, Reject)
 	writeSettings(b)
-	b.Run("dpkg -i", slow, nil, "dpkg", "-i", realctrld.Share+"/"+shareDeb)
+	b.Run("dpkg -i", slow, nil, "dpkg", "-i", Share+"/"+shareDeb)
 	b.Run("rejected"+querySep+"status", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
 	recordSystemd(b, "rejected")
-	api.SetMode(realctrld.Accept)
+	api.SetMode(Accept)
 	b.Run("dpkg --configure -a", slow, nil, "dpkg", "--configure", "-a")
 	b.Run("fixed"+querySep+"status", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
 	recordService(b, "fixed")
 	recordJournal(b, "fixed")
 }
 
-func judgeTokenRejected(t *testing.T, s *realctrld.SystemdSandbox) {
+func judgeTokenRejected(t *testing.T, s *SystemdSandbox) {
 	r := s.Report
 	install := step(t, r, "dpkg -i")
 	wantLineOnce(t, install, lineUnidentified)

@@ -1,24 +1,23 @@
 //go:build linux
 
-package realctrld_test
+package realctrld
 
 import (
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // A fleet moving to the next ctrld: a provisioned install of one version,
 // then the package of the next (at a higher package version), online,
 // then a purge that leaves nothing of either.
-func versionUpgrade(b *realctrld.Box) {
+func versionUpgrade(b *Box) {
 	installProvisionedDeb(b)
 	b.RecordProcesses("installed")
 	b.Remove(settingsFile)
-	b.Run("dpkg -i (next)", slow, nil, "dpkg", "-i", realctrld.Share+"/ctrld-next.deb")
+	b.Run("dpkg -i (next)", slow, nil, "dpkg", "-i", Share+"/ctrld-next.deb")
 	b.Run("ctrld --version", quick, nil, "/usr/bin/ctrld", "--version")
 	b.Run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
 	b.RecordProcesses("upgraded")
@@ -29,9 +28,9 @@ func versionUpgrade(b *realctrld.Box) {
 
 func TestPackageUpgradeToTheNextCtrld(t *testing.T) {
 	t.Parallel()
-	all := realctrld.Binaries(t)
+	all := Binaries(t)
 	if len(all) < 2 {
-		testenv.Unavailable(t, "%s names one ctrld; this scenario upgrades from the first to the next", realctrld.BinaryEnv)
+		testenv.Unavailable(t, "%s names one ctrld; this scenario upgrades from the first to the next", BinaryEnv)
 	}
 	for i := range all[:len(all)-1] {
 		from, to := all[i], all[i+1]
@@ -54,7 +53,7 @@ func TestPackageUpgradeToTheNextCtrld(t *testing.T) {
 			if daemons := ctrldProcesses(r.ProcessSnapshots["upgraded"]); len(daemons) != 1 {
 				snap, _ := r.SnapshotNamed("upgraded")
 				t.Errorf("want one daemon after the upgrade, got %v; its logs:\n%s\n%s\n%s", daemons,
-					realctrld.Redact(snap.File("/etc/controld/ctrld.log").Content), realctrld.Redact(snap.File("/var/log/ctrld.log").Content), realctrld.Redact(snap.File("/var/log/ctrld.err").Content))
+					Redact(snap.File("/etc/controld/ctrld.log").Content), Redact(snap.File("/var/log/ctrld.log").Content), Redact(snap.File("/var/log/ctrld.err").Content))
 			}
 			wantRemoved(t, r, "dpkg --purge", "after-purge")
 		})

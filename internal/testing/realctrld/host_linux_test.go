@@ -60,7 +60,7 @@ type Host struct {
 // SnapshotHost records the watched paths (content hashes and modes), the
 // ctrld entries of /run and the ctrld processes.
 func SnapshotHost() Host {
-	h := Host{Files: map[string]string{}, Procs: ctrldProcesses()}
+	h := Host{Files: map[string]string{}, Procs: hostCtrldProcesses()}
 	for _, root := range watched {
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -127,11 +127,11 @@ var insidePaths = map[string]bool{
 	"/usr/local/bin/ctrld": true, "/usr/local/bin/ctrld-install": true,
 }
 
-// ctrldProcesses are the host's processes running ctrld or ctrld-install
+// hostCtrldProcesses are the host's processes running ctrld or ctrld-install
 // from the places the scenarios install them. A process in another pid
 // namespace is inside a sandbox (this tier's, or another run's on the
 // same machine), not on the host.
-func ctrldProcesses() map[int]string {
+func hostCtrldProcesses() map[int]string {
 	procs := map[int]string{}
 	host := pidNamespace("self")
 	entries, _ := os.ReadDir("/proc")

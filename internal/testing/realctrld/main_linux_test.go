@@ -10,11 +10,11 @@ func Main(scenarios map[string]Scenario) (int, bool) {
 	case stageInit:
 		return runInit(), true
 	case stageRun:
-		return runScenario(scenarios, true), true
+		return runInside(scenarios, true), true
 	case stageSystemdInit:
 		return runSystemdInit(), true
 	case stageSystemdRun:
-		return runScenario(scenarios, false), true
+		return runInside(scenarios, false), true
 	}
 	return 0, false
 }

@@ -42,10 +42,10 @@ var BaseEnv = []string{
 // maxOutput bounds what a step's output keeps.
 const maxOutput = 1 << 20
 
-// runScenario is the namespace's second process: it runs the scenario and
+// runInside is the namespace's second process: it runs the scenario and
 // writes the report. With ownSyslog it receives syslog itself; under
 // systemd the journal keeps it.
-func runScenario(scenarios map[string]Scenario, ownSyslog bool) int {
+func runInside(scenarios map[string]Scenario, ownSyslog bool) int {
 	if err := mustBeIsolated(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 3
@@ -106,11 +106,6 @@ func (b *Box) Run(name string, timeout time.Duration, env []string, argv ...stri
 // itself): its output is kept only for redaction.
 func (b *Box) RunSecret(name string, timeout time.Duration, env []string, argv ...string) Step {
 	return b.run(name, timeout, env, true, argv...)
-}
-
-// Shell runs a POSIX sh script as one step.
-func (b *Box) Shell(name string, timeout time.Duration, script string) Step {
-	return b.run(name, timeout, nil, false, "/bin/sh", "-c", script)
 }
 
 func (b *Box) run(name string, timeout time.Duration, env []string, secret bool, argv ...string) Step {
@@ -222,10 +217,6 @@ func (b *Box) Write(path string, mode os.FileMode, content string) {
 // Remove deletes a path.
 func (b *Box) Remove(path string) { os.RemoveAll(path) }
 
-// Processes lists what runs in the namespace now, PID 1 and this
-// scenario's own process left out.
-func (b *Box) Processes() []Process { return processes() }
-
 // RecordProcesses keeps the processes running now under a name.
 func (b *Box) RecordProcesses(name string) []Process {
 	procs := processes()
@@ -247,6 +238,8 @@ func (b *Box) Pids(name string) []int {
 	return pids
 }
 
+// processes lists what runs in the namespace now, PID 1 and this
+// scenario's own process left out.
 func processes() []Process {
 	entries, _ := os.ReadDir("/proc")
 	self := os.Getpid()
