@@ -70,12 +70,12 @@ func (a *artifacts) build(t *testing.T, real string) string {
 		}
 		testenv.GoBuild(t, dir, shareWrapper, "./wrapper", "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
 		pkg := linux.Package{
-			Name: "ctrld", Version: PackageVersion, Arch: "amd64",
+			Name: "ctrld", Version: packageVersion, Arch: "amd64",
 			Ctrld: filepath.Join(dir, shareCtrld), Wrapper: filepath.Join(dir, shareWrapper),
 			MTime: time.Unix(1767225600, 0),
 		}
 		upgrade := pkg
-		upgrade.Version = UpgradeVersion
+		upgrade.Version = upgradeVersion
 		for _, b := range []struct {
 			pkg    linux.Package
 			format linux.Format
@@ -110,9 +110,9 @@ func (a *artifacts) build(t *testing.T, real string) string {
 
 // newSandbox prepares a scenario with the real ctrld, the wrapper and
 // the packages in its share folder.
-func newSandbox(t *testing.T, ctrld Ctrld, name string) *Sandbox {
+func newSandbox(t *testing.T, ctrld ctrldBinary, name string) *sandbox {
 	t.Helper()
-	s := NewSandbox(t, name)
+	s := prepareSandbox(t, name)
 	dir := artifactsOf(t, ctrld.Path)
 	for _, n := range []string{shareCtrld, shareWrapper, shareDeb, shareRPM, shareTarball, shareUpgradeDeb} {
 		if err := os.Link(filepath.Join(dir, n), filepath.Join(s.ShareDir(), n)); err != nil {
@@ -124,7 +124,7 @@ func newSandbox(t *testing.T, ctrld Ctrld, name string) *Sandbox {
 
 // shareNext links the next real ctrld's upgrade package into the
 // scenario's share folder as shareNextDeb.
-func shareNext(t *testing.T, s *Sandbox, next Ctrld) {
+func shareNext(t *testing.T, s *sandbox, next ctrldBinary) {
 	t.Helper()
 	dir := artifactsOf(t, next.Path)
 	if err := os.Link(filepath.Join(dir, shareUpgradeDeb), filepath.Join(s.ShareDir(), shareNextDeb)); err != nil {
@@ -135,9 +135,9 @@ func shareNext(t *testing.T, s *Sandbox, next Ctrld) {
 // forEachCtrld runs test once per real ctrld, as a subtest named after
 // its version. Each scenario has namespaces of its own, so they all run
 // in parallel: they spend most of their time waiting on ctrld's timeouts.
-func forEachCtrld(t *testing.T, test func(t *testing.T, ctrld Ctrld)) {
+func forEachCtrld(t *testing.T, test func(t *testing.T, ctrld ctrldBinary)) {
 	t.Parallel()
-	for _, c := range Binaries(t) {
+	for _, c := range ctrldBinaries(t) {
 		t.Run(c.Version, func(t *testing.T) {
 			t.Parallel()
 			test(t, c)

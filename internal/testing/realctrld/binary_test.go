@@ -10,43 +10,43 @@ import (
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
-// BinaryEnv names the real ctrld binaries the tier runs: one path, or
+// binaryEnv names the real ctrld binaries the tier runs: one path, or
 // several separated by colons or commas (v1.5.0 and v2.0.0-pre).
-const BinaryEnv = "CTRLD_REAL"
+const binaryEnv = "CTRLD_REAL"
 
-// Ctrld is one real ctrld binary the tier runs.
-type Ctrld struct {
+// ctrldBinary is one real ctrld binary the tier runs.
+type ctrldBinary struct {
 	Path string
 	// Version names it in subtests: its folder's name
 	// (v1.5.0-linux-amd64), else its own.
 	Version string
 }
 
-// Binaries are the real ctrld binaries named by CTRLD_REAL, in its
+// ctrldBinaries are the real ctrld binaries named by CTRLD_REAL, in its
 // order, each once. Without one the tier skips on a laptop and fails
 // under CI; -short skips it everywhere.
-func Binaries(t testing.TB) []Ctrld {
+func ctrldBinaries(t testing.TB) []ctrldBinary {
 	t.Helper()
 	testenv.RealInstall(t, "real ctrld, packages installed in a namespace")
-	paths := ParseBinaries(os.Getenv(BinaryEnv))
+	paths := parseBinaries(os.Getenv(binaryEnv))
 	if len(paths) == 0 {
-		testenv.Unavailable(t, "%s is not set: it names the real ctrld binaries this tier runs", BinaryEnv)
+		testenv.Unavailable(t, "%s is not set: it names the real ctrld binaries this tier runs", binaryEnv)
 	}
-	var out []Ctrld
+	var out []ctrldBinary
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil || !st.Mode().IsRegular() || st.Mode().Perm()&0o111 == 0 {
-			testenv.Unavailable(t, "%s: %s is not an executable file", BinaryEnv, p)
+			testenv.Unavailable(t, "%s: %s is not an executable file", binaryEnv, p)
 		}
-		out = append(out, Ctrld{Path: p, Version: versionOf(p)})
+		out = append(out, ctrldBinary{Path: p, Version: versionOf(p)})
 	}
 	return out
 }
 
-// ParseBinaries splits a CTRLD_REAL value into paths: colons or commas
+// parseBinaries splits a CTRLD_REAL value into paths: colons or commas
 // separate them, blanks around them and empty entries are dropped, and a
 // path named twice counts once.
-func ParseBinaries(value string) []string {
+func parseBinaries(value string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, p := range strings.FieldsFunc(value, func(r rune) bool { return r == ':' || r == ',' }) {
@@ -75,7 +75,7 @@ func TestParseBinaries(t *testing.T) {
 		" /a/ctrld , /b/ctrld ,": {"/a/ctrld", "/b/ctrld"},
 		"/a/ctrld::/a/ctrld,":    {"/a/ctrld"},
 	} {
-		if got := ParseBinaries(in); !slices.Equal(got, want) {
+		if got := parseBinaries(in); !slices.Equal(got, want) {
 			t.Errorf("ParseBinaries(%q) = %q, want %q", in, got, want)
 		}
 	}

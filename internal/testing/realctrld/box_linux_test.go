@@ -17,24 +17,24 @@ import (
 	"time"
 )
 
-// Box is a scenario's handle on its namespace.
-type Box struct {
-	report Report
+// box is a scenario's handle on its namespace.
+type box struct {
+	report report
 	mu     sync.Mutex
 	syslog *syslogReceiver
-	api    *FakeAPI
+	api    *fakeAPI
 }
 
-// Scenario runs inside a namespace. It does things and records them; the
+// scenario runs inside a namespace. It does things and records them; the
 // host judges the report.
-type Scenario func(b *Box)
+type scenario func(b *box)
 
-// Share is the folder, inside, holding what the host gave the scenario
+// shareInside is the folder, inside, holding what the host gave the scenario
 // (binaries, packages).
-const Share = InsideDir + "/share"
+const shareInside = insideDir + "/share"
 
-// BaseEnv is every command's environment unless a step adds to it.
-var BaseEnv = []string{
+// baseEnv is every command's environment unless a step adds to it.
+var baseEnv = []string{
 	"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
 	"LC_ALL=C", "HOME=/root", "TERM=dumb", "DEBIAN_FRONTEND=noninteractive",
 }
@@ -45,7 +45,7 @@ const maxOutput = 1 << 20
 // runInside is the namespace's second process: it runs the scenario and
 // writes the report. With ownSyslog it receives syslog itself; under
 // systemd the journal keeps it.
-func runInside(scenarios map[string]Scenario, ownSyslog bool) int {
+func runInside(scenarios map[string]scenario, ownSyslog bool) int {
 	if err := mustBeIsolated(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 3
@@ -55,7 +55,7 @@ func runInside(scenarios map[string]Scenario, ownSyslog bool) int {
 		fmt.Fprintln(os.Stderr, "unknown scenario", os.Getenv(envName))
 		return 3
 	}
-	b := &Box{}
+	b := &box{}
 	b.report.PidNamespace, _ = namespaceInode("pid")
 	if ownSyslog {
 		recv, err := listenSyslog("/dev/log")
@@ -85,37 +85,37 @@ func runInside(scenarios map[string]Scenario, ownSyslog bool) int {
 	if err != nil {
 		return 3
 	}
-	if err := os.WriteFile(filepath.Join(InsideDir, reportName()), data, 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(insideDir, reportName()), data, 0o600); err != nil {
 		return 3
 	}
 	return 0
 }
 
 // Fail stops the scenario with a reason the host reports.
-func (b *Box) Fail(format string, args ...any) {
+func (b *box) Fail(format string, args ...any) {
 	panic(fmt.Sprintf(format, args...))
 }
 
 // Run runs one command with BaseEnv plus env, bounded by timeout; the
 // whole process group is killed when it outlives the bound.
-func (b *Box) Run(name string, timeout time.Duration, env []string, argv ...string) Step {
+func (b *box) Run(name string, timeout time.Duration, env []string, argv ...string) stepResult {
 	return b.run(name, timeout, env, false, argv...)
 }
 
 // RunSecret is Run for a command given the token on purpose (ctrld
 // itself): its output is kept only for redaction.
-func (b *Box) RunSecret(name string, timeout time.Duration, env []string, argv ...string) Step {
+func (b *box) RunSecret(name string, timeout time.Duration, env []string, argv ...string) stepResult {
 	return b.run(name, timeout, env, true, argv...)
 }
 
-func (b *Box) run(name string, timeout time.Duration, env []string, secret bool, argv ...string) Step {
+func (b *box) run(name string, timeout time.Duration, env []string, secret bool, argv ...string) stepResult {
 	if err := mustBeIsolated(); err != nil {
 		b.Fail("%v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = append(append([]string{}, BaseEnv...), env...)
+	cmd.Env = append(append([]string{}, baseEnv...), env...)
 	cmd.Dir = "/"
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	// A daemon started by the step may keep its output open.
@@ -124,7 +124,7 @@ func (b *Box) run(name string, timeout time.Duration, env []string, secret bool,
 	cmd.Stdout = &capped{buf: &stdout}
 	cmd.Stderr = &capped{buf: &stderr}
 	start := time.Now()
-	step := Step{Name: name, Argv: argv, Secret: secret}
+	step := stepResult{Name: name, Argv: argv, Secret: secret}
 	if err := cmd.Start(); err != nil {
 		step.Exit, step.Stderr = -1, err.Error()
 		b.add(step)
@@ -150,33 +150,33 @@ func (b *Box) run(name string, timeout time.Duration, env []string, secret bool,
 	return step
 }
 
-func (b *Box) add(s Step) {
+func (b *box) add(s stepResult) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.report.Steps = append(b.report.Steps, s)
 }
 
 // Must runs a setup command that has to succeed.
-func (b *Box) Must(argv ...string) {
+func (b *box) Must(argv ...string) {
 	if err := mustBeIsolated(); err != nil {
 		b.Fail("%v", err)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = BaseEnv
+	cmd.Env = baseEnv
 	if out, err := cmd.CombinedOutput(); err != nil {
 		b.Fail("%s: %v: %s", strings.Join(argv, " "), err, out)
 	}
 }
 
 // Snapshot records the state of paths; a pattern holding * is globbed.
-func (b *Box) Snapshot(name string, paths ...string) Snapshot {
-	snap := Snapshot{Name: name}
+func (b *box) Snapshot(name string, paths ...string) snapshot {
+	snap := snapshot{Name: name}
 	for _, p := range paths {
 		matches := []string{p}
 		if strings.ContainsAny(p, "*?[") {
 			matches, _ = filepath.Glob(p)
 			if len(matches) == 0 {
-				snap.Files = append(snap.Files, FileState{Path: p})
+				snap.Files = append(snap.Files, pathState{Path: p})
 			}
 		}
 		for _, m := range matches {
@@ -187,12 +187,12 @@ func (b *Box) Snapshot(name string, paths ...string) Snapshot {
 	return snap
 }
 
-func fileState(path string) FileState {
+func fileState(path string) pathState {
 	st, err := os.Lstat(path)
 	if err != nil {
-		return FileState{Path: path}
+		return pathState{Path: path}
 	}
-	f := FileState{Path: path, Exists: true, Mode: uint32(st.Mode())}
+	f := pathState{Path: path, Exists: true, Mode: uint32(st.Mode())}
 	switch {
 	case st.Mode()&os.ModeSymlink != 0:
 		f.Link, _ = os.Readlink(path)
@@ -204,7 +204,7 @@ func fileState(path string) FileState {
 }
 
 // Write puts a file in place (inside the overlays).
-func (b *Box) Write(path string, mode os.FileMode, content string) {
+func (b *box) Write(path string, mode os.FileMode, content string) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		b.Fail("%v", err)
 	}
@@ -215,20 +215,20 @@ func (b *Box) Write(path string, mode os.FileMode, content string) {
 }
 
 // Remove deletes a path.
-func (b *Box) Remove(path string) { os.RemoveAll(path) }
+func (b *box) Remove(path string) { os.RemoveAll(path) }
 
 // RecordProcesses keeps the processes running now under a name.
-func (b *Box) RecordProcesses(name string) []Process {
+func (b *box) RecordProcesses(name string) []process {
 	procs := processes()
 	if b.report.ProcessSnapshots == nil {
-		b.report.ProcessSnapshots = map[string][]Process{}
+		b.report.ProcessSnapshots = map[string][]process{}
 	}
 	b.report.ProcessSnapshots[name] = procs
 	return procs
 }
 
 // Pids lists the processes whose argv[0] ends in name.
-func (b *Box) Pids(name string) []int {
+func (b *box) Pids(name string) []int {
 	var pids []int
 	for _, p := range processes() {
 		if len(p.Argv) > 0 && filepath.Base(p.Argv[0]) == name {
@@ -240,10 +240,10 @@ func (b *Box) Pids(name string) []int {
 
 // processes lists what runs in the namespace now, PID 1 and this
 // scenario's own process left out.
-func processes() []Process {
+func processes() []process {
 	entries, _ := os.ReadDir("/proc")
 	self := os.Getpid()
-	var out []Process
+	var out []process
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil || pid == 1 || pid == self {
@@ -255,7 +255,7 @@ func processes() []Process {
 		}
 		cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
 		environ, _ := os.ReadFile("/proc/" + e.Name() + "/environ")
-		out = append(out, Process{Pid: pid, Argv: splitNUL(cmdline), Environ: splitNUL(environ)})
+		out = append(out, process{Pid: pid, Argv: splitNUL(cmdline), Environ: splitNUL(environ)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Pid < out[j].Pid })
 	return out

@@ -12,7 +12,7 @@ import (
 // aside), syslog, any process's argv or environment at the end, any file
 // written in the overlays (package databases and logs included) except
 // the inputs named (paths inside, such as the settings file).
-func (s *Sandbox) CheckCanary(t *testing.T, inputs ...string) {
+func (s *sandbox) CheckCanary(t *testing.T, inputs ...string) {
 	t.Helper()
 	r := s.Report
 	for _, st := range r.Steps {
@@ -25,16 +25,16 @@ func (s *Sandbox) CheckCanary(t *testing.T, inputs ...string) {
 	}
 	for _, m := range r.Syslog {
 		if strings.Contains(m, testenv.Canary) {
-			t.Errorf("%s: the token is in syslog: %q", s.Name, Redact(m))
+			t.Errorf("%s: the token is in syslog: %q", s.Name, redact(m))
 		}
 	}
-	all := append([]Process{}, r.Processes...)
+	all := append([]process{}, r.Processes...)
 	for _, procs := range r.ProcessSnapshots {
 		all = append(all, procs...)
 	}
 	for _, p := range all {
 		if strings.Contains(strings.Join(p.Argv, " ")+strings.Join(p.Environ, " "), testenv.Canary) {
-			t.Errorf("%s: the token is in the argv or environment of process %d (%s)", s.Name, p.Pid, Redact(strings.Join(p.Argv, " ")))
+			t.Errorf("%s: the token is in the argv or environment of process %d (%s)", s.Name, p.Pid, redact(strings.Join(p.Argv, " ")))
 		}
 	}
 	var except []string
@@ -46,8 +46,8 @@ func (s *Sandbox) CheckCanary(t *testing.T, inputs ...string) {
 	}
 }
 
-// TokenPlaceholder replaces the token in recorded ctrld output.
-const TokenPlaceholder = "<PROVISION_TOKEN>"
+// tokenPlaceholder replaces the token in recorded ctrld output.
+const tokenPlaceholder = "<PROVISION_TOKEN>"
 
-// Redact replaces the canary token with the placeholder.
-func Redact(s string) string { return strings.ReplaceAll(s, testenv.Canary, TokenPlaceholder) }
+// redact replaces the canary token with the placeholder.
+func redact(s string) string { return strings.ReplaceAll(s, testenv.Canary, tokenPlaceholder) }

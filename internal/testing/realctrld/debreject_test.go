@@ -14,18 +14,18 @@ import (
 // dpkg-reconfigure and a reinstall with the token in the settings file:
 // the API rejects it, the admin fixes it on the dashboard and runs dpkg
 // --configure -a.
-func debRejectThenFix(b *Box) {
+func debRejectThenFix(b *box) {
 	b.Snapshot("resolv-before", resolvConf)
-	api := b.StartAPI(testenv.Canary, Reject)
-	b.Run("dpkg -i unconfigured", slow, nil, "dpkg", "-i", Share+"/ctrld.deb")
+	api := b.StartAPI(testenv.Canary, apiRejects)
+	b.Run("dpkg -i unconfigured", slow, nil, "dpkg", "-i", shareInside+"/ctrld.deb")
 	writeSettings(b)
 	b.Run("dpkg-reconfigure", slow, nil, "dpkg-reconfigure", "ctrld")
 	recordFailure(b, "after-reconfigure")
 	b.Run("status after reconfigure", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
-	b.Run("dpkg -i", slow, nil, "dpkg", "-i", Share+"/ctrld.deb")
+	b.Run("dpkg -i", slow, nil, "dpkg", "-i", shareInside+"/ctrld.deb")
 	recordFailure(b, "after-install")
 	b.Run("status after failure", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
-	api.SetMode(Accept)
+	api.SetMode(apiAccepts)
 	b.Run("dpkg --configure -a", slow, nil, "dpkg", "--configure", "-a")
 	b.Run("status after fix", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
 	b.Run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
@@ -34,7 +34,7 @@ func debRejectThenFix(b *Box) {
 }
 
 func TestDebRejectedTokenThenConfigure(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld Ctrld) {
+	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		r := runScenario(t, ctrld, "deb-reject-then-fix", 8*time.Minute)
 		if st := step(t, r, "dpkg -i unconfigured"); st.Exit != 0 || !strings.Contains(st.Stdout, "ctrld: installed, not provisioned") {
 			t.Errorf("no settings: exit %d\n%s%s", st.Exit, st.Stdout, st.Stderr)

@@ -11,13 +11,13 @@ import (
 
 // A real provisioning from the .deb against the fake API, then an upgrade
 // with no token left anywhere, then a purge.
-func debSuccess(b *Box) {
+func debSuccess(b *box) {
 	installProvisionedDeb(b)
 	b.Run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
 	b.RecordProcesses("installed")
 	b.Snapshot("installed", resolvConf, "/etc/controld", "/etc/controld/ctrld.toml", "/etc/init.d/ctrld")
 	b.Remove(settingsFile)
-	b.Run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", Share+"/ctrld.deb")
+	b.Run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", shareInside+"/ctrld.deb")
 	b.Run("ctrld status after upgrade", quick, nil, "/usr/bin/ctrld", "status")
 	b.RecordProcesses("upgraded")
 	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
@@ -25,7 +25,7 @@ func debSuccess(b *Box) {
 }
 
 func TestDebProvisionsForReal(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld Ctrld) {
+	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		r := runScenario(t, ctrld, "deb-success", 8*time.Minute)
 		install := step(t, r, "dpkg -i")
 		wantLineOnce(t, install, lineComplete)
@@ -37,7 +37,7 @@ func TestDebProvisionsForReal(t *testing.T) {
 		}
 		daemons := ctrldProcesses(r.ProcessSnapshots["installed"])
 		if len(daemons) != 1 || !strings.Contains(strings.Join(daemons[0].Argv, " "), "run ") ||
-			!strings.Contains(strings.Join(daemons[0].Argv, " "), "--cd="+DeviceUID) {
+			!strings.Contains(strings.Join(daemons[0].Argv, " "), "--cd="+deviceUID) {
 			t.Errorf("want one daemon running with the uid, got %v", daemons)
 		}
 		installed, _ := r.SnapshotNamed("installed")

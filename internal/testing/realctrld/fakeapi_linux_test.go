@@ -19,39 +19,39 @@ import (
 // fallback IP and the DoH upstream's bootstrap IPs (also the network
 // probe's targets).
 var (
-	APIAddr = "147.185.34.1"
-	DoHAddr = []string{"76.76.2.22", "76.76.2.11"}
+	apiAddr = "147.185.34.1"
+	dohAddrs = []string{"76.76.2.22", "76.76.2.11"}
 )
 
-// DeviceUID is the resolver uid the fake API hands out.
-const DeviceUID = "realtestuid01"
+// deviceUID is the resolver uid the fake API hands out.
+const deviceUID = "realtestuid01"
 
 // systemTrust is the trust store ctrld's TLS checks on Linux.
 const systemTrust = "/etc/ssl/certs/ca-certificates.crt"
 
-// APIMode is how the fake API answers a provisioning token.
-type APIMode int
+// apiMode is how the fake API answers a provisioning token.
+type apiMode int
 
 const (
-	Accept APIMode = iota // 200 with a resolver
-	Reject                // 400 Invalid provisioning token
+	apiAccepts apiMode = iota // 200 with a resolver
+	apiRejects                // 400 Invalid provisioning token
 )
 
-// FakeAPI is Control D's utility API and DoH resolver, served on the
+// fakeAPI is Control D's utility API and DoH resolver, served on the
 // fixed addresses bound to lo, with a throwaway CA the namespace trusts.
-type FakeAPI struct {
+type fakeAPI struct {
 	token    string
 	mu       sync.Mutex
-	mode     APIMode
-	requests []APIRequest
+	mode     apiMode
+	requests []apiRequest
 	servers  []*http.Server
 }
 
 // StartAPI adds the fixed addresses to lo, trusts a fresh CA and serves
 // the API and DoH on port 443. token is the provisioning token it
 // accepts.
-func (b *Box) StartAPI(token string, mode APIMode) *FakeAPI {
-	for _, addr := range append([]string{APIAddr}, DoHAddr...) {
+func (b *box) StartAPI(token string, mode apiMode) *fakeAPI {
+	for _, addr := range append([]string{apiAddr}, dohAddrs...) {
 		b.Must("/usr/sbin/ip", "addr", "add", addr+"/32", "dev", "lo")
 	}
 	cert, caPEM, err := throwawayCert()
@@ -64,8 +64,8 @@ func (b *Box) StartAPI(token string, mode APIMode) *FakeAPI {
 	}
 	f.Write(caPEM)
 	f.Close()
-	api := &FakeAPI{token: token, mode: mode}
-	for _, addr := range append([]string{APIAddr}, DoHAddr...) {
+	api := &fakeAPI{token: token, mode: mode}
+	for _, addr := range append([]string{apiAddr}, dohAddrs...) {
 		ln, err := net.Listen("tcp", addr+":443")
 		if err != nil {
 			b.Fail("listen %s: %v", addr, err)
@@ -79,33 +79,33 @@ func (b *Box) StartAPI(token string, mode APIMode) *FakeAPI {
 }
 
 // Offline takes the fixed addresses off lo: the machine has no network.
-func (b *Box) Offline() {
-	for _, addr := range append([]string{APIAddr}, DoHAddr...) {
+func (b *box) Offline() {
+	for _, addr := range append([]string{apiAddr}, dohAddrs...) {
 		b.Must("/usr/sbin/ip", "addr", "del", addr+"/32", "dev", "lo")
 	}
 }
 
 // SetMode changes how later provisioning requests are answered.
-func (a *FakeAPI) SetMode(m APIMode) {
+func (a *fakeAPI) SetMode(m apiMode) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.mode = m
 }
 
 // Requests lists what was asked so far.
-func (a *FakeAPI) Requests() []APIRequest {
+func (a *fakeAPI) Requests() []apiRequest {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return append([]APIRequest(nil), a.requests...)
+	return append([]apiRequest(nil), a.requests...)
 }
 
-func (a *FakeAPI) record(r APIRequest) {
+func (a *fakeAPI) record(r apiRequest) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.requests = append(a.requests, r)
 }
 
-func (a *FakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (a *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/utility" {
 		a.utility(w, r)
 		return
@@ -113,7 +113,7 @@ func (a *FakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a.doh(w, r)
 }
 
-func (a *FakeAPI) utility(w http.ResponseWriter, r *http.Request) {
+func (a *fakeAPI) utility(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		ProvToken string `json:"prov_token"`
 		UID       string `json:"uid"`
@@ -128,21 +128,21 @@ func (a *FakeAPI) utility(w http.ResponseWriter, r *http.Request) {
 	case req.ProvToken != "":
 		match := req.ProvToken == a.token
 		status := http.StatusOK
-		if !match || mode == Reject {
+		if !match || mode == apiRejects {
 			status = http.StatusBadRequest
 		}
-		a.record(APIRequest{Kind: "prov_token", TokenMatch: match, Status: status})
+		a.record(apiRequest{Kind: "prov_token", TokenMatch: match, Status: status})
 		if status != http.StatusOK {
 			w.WriteHeader(status)
 			io.WriteString(w, `{"error":{"message":"Invalid provisioning token","code":40001}}`)
 			return
 		}
 		writeResolver(w)
-	case req.UID == DeviceUID:
-		a.record(APIRequest{Kind: "uid", Status: http.StatusOK})
+	case req.UID == deviceUID:
+		a.record(apiRequest{Kind: "uid", Status: http.StatusOK})
 		writeResolver(w)
 	default:
-		a.record(APIRequest{Kind: "uid", Status: http.StatusNotFound})
+		a.record(apiRequest{Kind: "uid", Status: http.StatusNotFound})
 		w.WriteHeader(http.StatusNotFound)
 		io.WriteString(w, `{"error":{"message":"device not found","code":40402}}`)
 	}
@@ -150,27 +150,27 @@ func (a *FakeAPI) utility(w http.ResponseWriter, r *http.Request) {
 
 func writeResolver(w http.ResponseWriter) {
 	resolver := map[string]any{
-		"uid": DeviceUID, "doh": "https://dns.controld.com/" + DeviceUID, "exclude": []string{},
+		"uid": deviceUID, "doh": "https://dns.controld.com/" + deviceUID, "exclude": []string{},
 		"ctrld": map[string]any{"custom_config": "", "custom_last_update": 0, "version_target": ""},
 	}
 	json.NewEncoder(w).Encode(map[string]any{"success": true, "body": map[string]any{"resolver": resolver}})
 }
 
 // doh answers RFC 8484 queries (GET ?dns= or POST) with an A record.
-func (a *FakeAPI) doh(w http.ResponseWriter, r *http.Request) {
+func (a *fakeAPI) doh(w http.ResponseWriter, r *http.Request) {
 	var query []byte
 	if r.Method == http.MethodPost {
 		query, _ = io.ReadAll(io.LimitReader(r.Body, 4096))
 	} else {
 		query, _ = base64.RawURLEncoding.DecodeString(strings.TrimRight(r.URL.Query().Get("dns"), "="))
 	}
-	answer, ok := answerA(query, net.ParseIP(APIAddr).To4())
+	answer, ok := answerA(query, net.ParseIP(apiAddr).To4())
 	if !ok {
-		a.record(APIRequest{Kind: "doh", Status: http.StatusBadRequest})
+		a.record(apiRequest{Kind: "doh", Status: http.StatusBadRequest})
 		http.Error(w, "bad query", http.StatusBadRequest)
 		return
 	}
-	a.record(APIRequest{Kind: "doh", Status: http.StatusOK})
+	a.record(apiRequest{Kind: "doh", Status: http.StatusOK})
 	w.Header().Set("Content-Type", "application/dns-message")
 	w.Write(answer)
 }
@@ -205,7 +205,7 @@ func answerA(q []byte, ip net.IP) ([]byte, bool) {
 // address the fake serves.
 func throwawayCert() (tls.Certificate, []byte, error) {
 	var ips []net.IP
-	for _, addr := range append([]string{APIAddr}, DoHAddr...) {
+	for _, addr := range append([]string{apiAddr}, dohAddrs...) {
 		ips = append(ips, net.ParseIP(addr))
 	}
 	return testenv.ThrowawayCert("realctrld throwaway CA", []string{"api.controld.com", "dns.controld.com", "freedns.controld.com"}, ips)

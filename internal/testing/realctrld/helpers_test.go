@@ -45,27 +45,27 @@ const (
 	slow  = 4 * time.Minute
 )
 
-func installBinaries(b *Box) {
-	b.Must("cp", Share+"/ctrld", Share+"/ctrld-install", "/usr/local/bin/")
+func installBinaries(b *box) {
+	b.Must("cp", shareInside+"/ctrld", shareInside+"/ctrld-install", "/usr/local/bin/")
 }
 
-func writeSettings(b *Box) {
+func writeSettings(b *box) {
 	b.Must("mkdir", "-p", "-m", "700", "/etc/controld")
 	b.Write(settingsFile, 0o600, "ProvisionToken="+testenv.Canary+"\n")
 }
 
 // installProvisionedDeb installs the .deb with the token in the settings
 // file and an API that accepts it, after noting resolv.conf as it was.
-func installProvisionedDeb(b *Box) {
+func installProvisionedDeb(b *box) {
 	b.Snapshot("resolv-before", resolvConf)
-	b.StartAPI(testenv.Canary, Accept)
+	b.StartAPI(testenv.Canary, apiAccepts)
 	writeSettings(b)
-	b.Run("dpkg -i", slow, nil, "dpkg", "-i", Share+"/ctrld.deb")
+	b.Run("dpkg -i", slow, nil, "dpkg", "-i", shareInside+"/ctrld.deb")
 }
 
 // recordRemoval notes, under label, what the package's removal left:
 // the footprint, resolv.conf and the processes still running.
-func recordRemoval(b *Box, label string) {
+func recordRemoval(b *box, label string) {
 	b.Snapshot(label, footprint...)
 	b.Snapshot("resolv-after", resolvConf)
 	b.RecordProcesses(label)
@@ -80,14 +80,14 @@ var serviceFiles = []string{"/etc/init.d/ctrld", "/etc/rc?.d/*ctrld*", "/etc/sys
 
 // recordFailure notes, after a failing step, what a failed install must
 // not leave: resolv.conf changed, a ctrld service, a ctrld process.
-func recordFailure(b *Box, label string) {
+func recordFailure(b *box, label string) {
 	b.Snapshot(label, append([]string{resolvConf}, serviceFiles...)...)
 	b.RecordProcesses(label)
 }
 
 // wantDNSAfterFailure checks a recordFailure: resolv.conf as before the
 // scenario, no ctrld service known and no ctrld running.
-func wantDNSAfterFailure(t *testing.T, r *Report, label string) {
+func wantDNSAfterFailure(t *testing.T, r *report, label string) {
 	t.Helper()
 	before, _ := r.SnapshotNamed("resolv-before")
 	snap, ok := r.SnapshotNamed(label)
@@ -109,13 +109,13 @@ func wantDNSAfterFailure(t *testing.T, r *Report, label string) {
 
 // runScenario runs one scenario, checks the canary everywhere and logs
 // each step's line, exit code and time.
-func runScenario(t *testing.T, ctrld Ctrld, name string, limit time.Duration) *Report {
+func runScenario(t *testing.T, ctrld ctrldBinary, name string, limit time.Duration) *report {
 	t.Helper()
 	return judgeScenario(t, newSandbox(t, ctrld, name), limit)
 }
 
 // judgeScenario runs a prepared scenario and checks it like runScenario.
-func judgeScenario(t *testing.T, s *Sandbox, limit time.Duration) *Report {
+func judgeScenario(t *testing.T, s *sandbox, limit time.Duration) *report {
 	t.Helper()
 	name := s.Name
 	r := s.Run(t, limit)
@@ -128,7 +128,7 @@ func judgeScenario(t *testing.T, s *Sandbox, limit time.Duration) *Report {
 }
 
 // summary is a step's result line: the wrapper's line if it printed one.
-func summary(st Step) string {
+func summary(st stepResult) string {
 	for _, l := range strings.Split(st.Stdout, "\n") {
 		if strings.HasPrefix(l, "provisioning ") {
 			return l
@@ -141,7 +141,7 @@ func summary(st Step) string {
 }
 
 // step returns a step that must have run.
-func step(t *testing.T, r *Report, name string) Step {
+func step(t *testing.T, r *report, name string) stepResult {
 	t.Helper()
 	st, ok := r.StepNamed(name)
 	if !ok {
@@ -152,7 +152,7 @@ func step(t *testing.T, r *Report, name string) Step {
 
 // wantOneLine checks a wrapper run: exactly the line on stdout, nothing
 // on stderr, the exit code the line names.
-func wantOneLine(t *testing.T, st Step, line string, exit int) {
+func wantOneLine(t *testing.T, st stepResult, line string, exit int) {
 	t.Helper()
 	if st.Stdout != line+"\n" || st.Stderr != "" || st.Exit != exit {
 		t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit %d and %q", st.Name, st.Exit, st.Stdout, st.Stderr, exit, line)
@@ -160,7 +160,7 @@ func wantOneLine(t *testing.T, st Step, line string, exit int) {
 }
 
 // wantLineOnce checks a package manager's output: the line exactly once.
-func wantLineOnce(t *testing.T, st Step, line string) {
+func wantLineOnce(t *testing.T, st stepResult, line string) {
 	t.Helper()
 	if n := strings.Count(st.Stdout+st.Stderr, line+"\n"); n != 1 {
 		t.Errorf("%s: %q appears %d times in:\n%s%s", st.Name, line, n, st.Stdout, st.Stderr)
@@ -170,7 +170,7 @@ func wantLineOnce(t *testing.T, st Step, line string) {
 // wantRemoved checks a package removal step and what it left (the
 // snapshot recordRemoval took): exit 0 within the contract's bound,
 // nothing of ctrld left, resolv.conf as before, no ctrld running.
-func wantRemoved(t *testing.T, r *Report, stepName, snapshot string) {
+func wantRemoved(t *testing.T, r *report, stepName, snapshot string) {
 	t.Helper()
 	st := step(t, r, stepName)
 	if st.Exit != 0 || st.Duration > removalBound {
@@ -184,7 +184,7 @@ func wantRemoved(t *testing.T, r *Report, stepName, snapshot string) {
 }
 
 // wantNothingLeft checks a footprint snapshot: none of it exists.
-func wantNothingLeft(t *testing.T, r *Report, snapshot string) {
+func wantNothingLeft(t *testing.T, r *report, snapshot string) {
 	t.Helper()
 	snap, ok := r.SnapshotNamed(snapshot)
 	if !ok {
@@ -196,7 +196,7 @@ func wantNothingLeft(t *testing.T, r *Report, snapshot string) {
 }
 
 // wantResolvRestored compares resolv.conf at the end with the start.
-func wantResolvRestored(t *testing.T, r *Report) {
+func wantResolvRestored(t *testing.T, r *report) {
 	t.Helper()
 	before, _ := r.SnapshotNamed("resolv-before")
 	after, _ := r.SnapshotNamed("resolv-after")
@@ -206,8 +206,8 @@ func wantResolvRestored(t *testing.T, r *Report) {
 }
 
 // ctrldProcesses lists the processes running ctrld.
-func ctrldProcesses(procs []Process) []Process {
-	var out []Process
+func ctrldProcesses(procs []process) []process {
+	var out []process
 	for _, p := range procs {
 		if len(p.Argv) > 0 && strings.HasSuffix(p.Argv[0], "/ctrld") {
 			out = append(out, p)

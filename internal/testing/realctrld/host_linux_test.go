@@ -36,12 +36,12 @@ var watched = []string{
 	"/run/mount", "/run/systemd", "/run/dbus", "/run/log",
 }
 
-// PackageVersion is the version of the packages the scenarios install,
-// and UpgradeVersion that of the packages they upgrade to; no other tier
+// packageVersion is the version of the packages the scenarios install,
+// and upgradeVersion that of the packages they upgrade to; no other tier
 // uses them.
 const (
-	PackageVersion = "1.5.0"
-	UpgradeVersion = "1.5.1"
+	packageVersion = "1.5.0"
+	upgradeVersion = "1.5.1"
 )
 
 // sharedLogs are append-only logs that other tiers on the machine write
@@ -49,18 +49,18 @@ const (
 // this tier's package may not appear in them.
 var sharedLogs = []string{"/var/log/dpkg.log"}
 
-// Host is the host state a scenario must not change.
-type Host struct {
+// hostState is the host state a scenario must not change.
+type hostState struct {
 	Files    map[string]string
 	RunCtrld []string
 	Procs    map[int]string
 	LogSizes map[string]int64
 }
 
-// SnapshotHost records the watched paths (content hashes and modes), the
+// snapshotHost records the watched paths (content hashes and modes), the
 // ctrld entries of /run and the ctrld processes.
-func SnapshotHost() Host {
-	h := Host{Files: map[string]string{}, Procs: hostCtrldProcesses()}
+func snapshotHost() hostState {
+	h := hostState{Files: map[string]string{}, Procs: hostCtrldProcesses()}
 	for _, root := range watched {
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -86,7 +86,7 @@ func SnapshotHost() Host {
 
 // ourLines returns the lines appended to a shared log since the snapshot
 // that name this tier's package version.
-func (h Host) ourLines(log string) []string {
+func (h hostState) ourLines(log string) []string {
 	f, err := os.Open(log)
 	if err != nil {
 		return nil
@@ -96,7 +96,7 @@ func (h Host) ourLines(log string) []string {
 	data, _ := io.ReadAll(io.LimitReader(f, 16<<20))
 	var ours []string
 	for _, line := range strings.Split(string(data), "\n") {
-		for _, v := range []string{PackageVersion, UpgradeVersion} {
+		for _, v := range []string{packageVersion, upgradeVersion} {
 			if strings.Contains(line, "ctrld:amd64 "+v) || strings.Contains(line, "ctrld-"+v) {
 				ours = append(ours, line)
 				break
@@ -143,7 +143,7 @@ func hostCtrldProcesses() map[int]string {
 		cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
 		argv0, _, _ := bytes.Cut(cmdline, []byte{0})
 		if insidePaths[string(argv0)] {
-			procs[pid] = Redact(string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))
+			procs[pid] = redact(string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '})))
 		}
 	}
 	return procs
@@ -159,7 +159,7 @@ func pidNamespace(pid string) uint64 {
 }
 
 // Compare lists what differs between two host snapshots.
-func (h Host) Compare(after Host) []string {
+func (h hostState) Compare(after hostState) []string {
 	var diffs []string
 	for p, v := range after.Files {
 		if h.Files[p] != v {
@@ -188,12 +188,12 @@ func (h Host) Compare(after Host) []string {
 	return diffs
 }
 
-// Sandbox is one scenario's run: its host folder and, after Run, its
+// sandbox is one scenario's run: its host folder and, after Run, its
 // report.
-type Sandbox struct {
+type sandbox struct {
 	Name   string
 	Work   string
-	Report *Report
+	Report *report
 	// Output is what init and the scenario printed (setup errors).
 	Output string
 	Took   time.Duration
@@ -201,21 +201,21 @@ type Sandbox struct {
 
 // UpperDir is the scenario's overlay upper folder for a system folder:
 // every file written there during the scenario.
-func (s *Sandbox) UpperDir() string { return filepath.Join(s.Work, "upper") }
+func (s *sandbox) UpperDir() string { return filepath.Join(s.Work, "upper") }
 
 // ShareDir is where the host puts what the scenario needs; inside it is
 // Share.
-func (s *Sandbox) ShareDir() string { return filepath.Join(s.Work, "share") }
+func (s *sandbox) ShareDir() string { return filepath.Join(s.Work, "share") }
 
-// NewSandbox prepares a scenario's folder.
-func NewSandbox(t *testing.T, name string) *Sandbox {
+// prepareSandbox prepares a scenario's folder.
+func prepareSandbox(t *testing.T, name string) *sandbox {
 	t.Helper()
 	if os.Geteuid() != 0 {
 		testenv.Unavailable(t, "the real-ctrld tier needs root for its namespaces")
 	}
 	testenv.RequireTool(t, "unshare")
 	work := t.TempDir()
-	s := &Sandbox{Name: name, Work: work}
+	s := &sandbox{Name: name, Work: work}
 	if err := os.MkdirAll(s.ShareDir(), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func NewSandbox(t *testing.T, name string) *Sandbox {
 // Run runs the scenario in its namespaces, bounded by limit, and checks
 // that the host is as it was before. The namespace and everything in it
 // is killed when the scenario ends or the bound passes.
-func (s *Sandbox) Run(t *testing.T, limit time.Duration) *Report {
+func (s *sandbox) Run(t *testing.T, limit time.Duration) *report {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
@@ -235,12 +235,12 @@ func (s *Sandbox) Run(t *testing.T, limit time.Duration) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before := SnapshotHost()
+	before := snapshotHost()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "unshare", "--mount", "--net", "--pid", "--uts", "--ipc",
 		"--fork", "--mount-proc", "--kill-child", "--propagation", "private", self)
-	cmd.Env = append([]string{envStage + "=" + stageInit, envName + "=" + s.Name, envWork + "=" + s.Work}, BaseEnv...)
+	cmd.Env = append([]string{envStage + "=" + stageInit, envName + "=" + s.Name, envWork + "=" + s.Work}, baseEnv...)
 	for k, v := range hostNS {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -265,7 +265,7 @@ func (s *Sandbox) Run(t *testing.T, limit time.Duration) *Report {
 	if err != nil {
 		t.Fatalf("scenario %s wrote no report: %v\n%s", s.Name, err, out)
 	}
-	var r Report
+	var r report
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatal(err)
 	}
@@ -278,16 +278,16 @@ func (s *Sandbox) Run(t *testing.T, limit time.Duration) *Report {
 }
 
 // checkHost fails the test when the host changed.
-func (s *Sandbox) checkHost(t *testing.T, before Host) {
+func (s *sandbox) checkHost(t *testing.T, before hostState) {
 	t.Helper()
-	if diffs := before.Compare(SnapshotHost()); len(diffs) > 0 {
+	if diffs := before.Compare(snapshotHost()); len(diffs) > 0 {
 		t.Errorf("scenario %s changed the host:\n%s", s.Name, strings.Join(diffs, "\n"))
 	}
 }
 
 // checkGone fails the test when any process of the scenario's pid
 // namespace outlived it.
-func (s *Sandbox) checkGone(t *testing.T) {
+func (s *sandbox) checkGone(t *testing.T) {
 	t.Helper()
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
@@ -297,7 +297,7 @@ func (s *Sandbox) checkGone(t *testing.T) {
 		}
 		if st.Ino == s.Report.PidNamespace {
 			cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-			t.Errorf("process %s of scenario %s outlived it: %q", e.Name(), s.Name, Redact(string(cmdline)))
+			t.Errorf("process %s of scenario %s outlived it: %q", e.Name(), s.Name, redact(string(cmdline)))
 		}
 	}
 }

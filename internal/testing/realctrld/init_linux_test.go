@@ -11,8 +11,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// InsideDir is where the scenario's host folder appears inside.
-const InsideDir = "/run/realctrld"
+// insideDir is where the scenario's host folder appears inside.
+const insideDir = "/run/realctrld"
 
 // overlaid are the system folders a scenario may write; their changes go
 // to upper folders in the scenario's host folder.
@@ -124,11 +124,11 @@ func buildFileSystem(work string) error {
 	if err := freshDev(); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(InsideDir, 0o700); err != nil {
+	if err := os.MkdirAll(insideDir, 0o700); err != nil {
 		return err
 	}
 	src := "/proc/self/fd/" + strconv.Itoa(workFD)
-	if err := unix.Mount(src, InsideDir, "", unix.MS_BIND, ""); err != nil {
+	if err := unix.Mount(src, insideDir, "", unix.MS_BIND, ""); err != nil {
 		return fmt.Errorf("bind the scenario folder: %w", err)
 	}
 	return nil

@@ -10,7 +10,7 @@ import (
 
 // scenarios run inside the namespaces; each _test.go file holds one with
 // the test that judges it.
-var scenarios = map[string]Scenario{
+var scenarios = map[string]scenario{
 	"no-network":           noNetwork,
 	"route-to-nowhere":     routeToNowhere,
 	"deb-reject-then-fix":  debRejectThenFix,
@@ -25,7 +25,7 @@ var scenarios = map[string]Scenario{
 }
 
 func TestMain(m *testing.M) {
-	if code, inside := Main(scenarios); inside {
+	if code, inside := stageMain(scenarios); inside {
 		os.Exit(code)
 	}
 	os.Exit(m.Run())

@@ -19,14 +19,14 @@ var update = flag.Bool("update", false, "rewrite the real-ctrld output fixtures 
 // fixtureDir holds what one real ctrld printed, token replaced, for the
 // fake ctrld to follow: testdata/ctrld-output/real-v1.5.0 for the
 // binary in v1.5.0-linux-amd64.
-func fixtureDir(ctrld Ctrld) string {
+func fixtureDir(ctrld ctrldBinary) string {
 	version, _, _ := strings.Cut(ctrld.Version, "-linux-")
 	return filepath.Join(testenv.RepoRoot(), "testdata", "ctrld-output", "real-"+version)
 }
 
 // A fresh install on a machine with no network at all: ctrld fails at
 // once, prints the token in its fatal line, and leaves no identifier.
-func noNetwork(b *Box) {
+func noNetwork(b *box) {
 	b.Snapshot("resolv-before", resolvConf)
 	installBinaries(b)
 	b.Run("wrapper start", quick, tokenEnv, wrapperBin, "start")
@@ -37,7 +37,7 @@ func noNetwork(b *Box) {
 }
 
 func TestFreshInstallWithNoNetwork(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld Ctrld) {
+	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		r := runScenario(t, ctrld, "no-network", 3*time.Minute)
 		wantOneLine(t, step(t, r, "wrapper start"), lineUnidentified, 64)
 		wantDNSAfterFailure(t, r, "after-failure")
@@ -54,15 +54,15 @@ func TestFreshInstallWithNoNetwork(t *testing.T) {
 		// Both versions print the token in their fatal line (v2 with a
 		// capital F).
 		st := step(t, r, "ctrld start")
-		out := Redact(st.Stdout)
-		if st.Exit != 1 || !strings.Contains(strings.ToLower(out), "failed to fetch resolver uid with provision token") || !strings.Contains(out, TokenPlaceholder) {
+		out := redact(st.Stdout)
+		if st.Exit != 1 || !strings.Contains(strings.ToLower(out), "failed to fetch resolver uid with provision token") || !strings.Contains(out, tokenPlaceholder) {
 			t.Errorf("ctrld start: exit %d\n%s", st.Exit, out)
 		}
 		compareFixture(t, ctrld, "start-cd-org-no-network.txt", normalize(out))
 	})
 }
 
-func syslogHas(r *Report, line string) bool {
+func syslogHas(r *report, line string) bool {
 	for _, m := range r.Syslog {
 		if strings.HasSuffix(strings.TrimSpace(m), line) {
 			return true
@@ -76,7 +76,7 @@ var stamp = regexp.MustCompile(`[A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d\.\d{3}`)
 
 // compareFixture checks ctrld's redacted output against the fixture,
 // timestamps aside; -update rewrites the fixture.
-func compareFixture(t *testing.T, ctrld Ctrld, name, got string) {
+func compareFixture(t *testing.T, ctrld ctrldBinary, name, got string) {
 	t.Helper()
 	path := filepath.Join(fixtureDir(ctrld), name)
 	if *update {

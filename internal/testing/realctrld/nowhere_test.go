@@ -10,7 +10,7 @@ import (
 
 // A route that goes nowhere: every packet is dropped, so ctrld's API
 // calls hang until the wrapper's --timeout kills its whole tree.
-func routeToNowhere(b *Box) {
+func routeToNowhere(b *box) {
 	b.Snapshot("resolv-before", resolvConf)
 	installBinaries(b)
 	b.Must("/usr/sbin/ip", "route", "add", "default", "dev", "lo")
@@ -19,7 +19,7 @@ func routeToNowhere(b *Box) {
 }
 
 func TestRouteToNowhereTimesOut(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld Ctrld) {
+	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		r := runScenario(t, ctrld, "route-to-nowhere", 3*time.Minute)
 		st := step(t, r, "wrapper start")
 		wantOneLine(t, st, lineTimeout, 63)

@@ -14,7 +14,7 @@ import (
 // daemon loops in its network probe before its control socket exists,
 // and ctrld's own uninstall would wait minutes. The purge must end within
 // the contract's 30 s, stop the daemon and restore resolv.conf.
-func offlinePurge(b *Box) {
+func offlinePurge(b *box) {
 	installProvisionedDeb(b)
 	bootOffline(b)
 	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
@@ -22,13 +22,13 @@ func offlinePurge(b *Box) {
 }
 
 // offlineErase is offlinePurge for the .rpm.
-func offlineErase(b *Box) {
+func offlineErase(b *box) {
 	b.Snapshot("resolv-before", resolvConf)
 	b.Must("rpm", "--initdb")
-	b.StartAPI(testenv.Canary, Accept)
+	b.StartAPI(testenv.Canary, apiAccepts)
 	writeSettings(b)
 	// --nodeps: nothing in Debian's empty rpm database provides /bin/sh.
-	b.Run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", Share+"/ctrld.rpm")
+	b.Run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", shareInside+"/ctrld.rpm")
 	bootOffline(b)
 	b.Run("rpm -e", slow, nil, "rpm", "-e", "ctrld")
 	recordRemoval(b, "after-erase")
@@ -36,7 +36,7 @@ func offlineErase(b *Box) {
 
 // bootOffline is a power loss, then a boot with no network: the daemon
 // starts and never opens its control socket.
-func bootOffline(b *Box) {
+func bootOffline(b *box) {
 	for _, pid := range b.Pids("ctrld") {
 		b.Must("kill", "-9", strconv.Itoa(pid))
 	}
@@ -50,7 +50,7 @@ func bootOffline(b *Box) {
 }
 
 // wantBootedOffline checks bootOffline got the slow case.
-func wantBootedOffline(t *testing.T, r *Report) {
+func wantBootedOffline(t *testing.T, r *report) {
 	t.Helper()
 	if len(ctrldProcesses(r.ProcessSnapshots["booted"])) == 0 {
 		t.Fatal("the daemon did not start at the offline boot")
@@ -73,7 +73,7 @@ func TestOfflineEraseIsBounded(t *testing.T) {
 // install, the slow offline boot, then a removal within the bound that
 // leaves nothing.
 func testOfflineRemoval(t *testing.T, scenario, install, removal, snapshot string) {
-	forEachCtrld(t, func(t *testing.T, ctrld Ctrld) {
+	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		r := runScenario(t, ctrld, scenario, 8*time.Minute)
 		wantLineOnce(t, step(t, r, install), lineComplete)
 		wantBootedOffline(t, r)

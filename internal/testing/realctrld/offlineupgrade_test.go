@@ -16,10 +16,10 @@ const lineReloadFailed = "provisioning failed: stage=package code=SERVICE_RELOAD
 // minutes for a control socket that never comes. The upgrade must end
 // within 30 s with the line once and leave the running service alone;
 // the purge after it is bounded too.
-func offlineUpgrade(b *Box) {
+func offlineUpgrade(b *box) {
 	installProvisionedDeb(b)
 	bootOffline(b)
-	b.Run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", Share+"/ctrld-upgrade.deb")
+	b.Run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", shareInside+"/ctrld-upgrade.deb")
 	b.RecordProcesses("upgraded")
 	b.Snapshot("upgraded", resolvConf, "/etc/init.d/ctrld")
 	b.Run("status after upgrade", quick, nil, "dpkg-query", "-W", "-f=${Status} ${Version}", "ctrld")
@@ -28,7 +28,7 @@ func offlineUpgrade(b *Box) {
 }
 
 func TestOfflineUpgradeKeepsTheService(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld Ctrld) {
+	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		r := runScenario(t, ctrld, "offline-upgrade", 8*time.Minute)
 		wantLineOnce(t, step(t, r, "dpkg -i"), lineComplete)
 		wantBootedOffline(t, r)
@@ -37,7 +37,7 @@ func TestOfflineUpgradeKeepsTheService(t *testing.T) {
 			t.Errorf("the offline upgrade took %s", upgrade.Duration)
 		}
 		wantLineOnce(t, upgrade, lineReloadFailed)
-		if got := step(t, r, "status after upgrade").Stdout; got != "install ok half-configured "+UpgradeVersion {
+		if got := step(t, r, "status after upgrade").Stdout; got != "install ok half-configured "+upgradeVersion {
 			t.Errorf("after the upgrade: %q", got)
 		}
 		booted, upgraded := ctrldProcesses(r.ProcessSnapshots["booted"]), ctrldProcesses(r.ProcessSnapshots["upgraded"])

@@ -25,11 +25,11 @@ var ctrldOutputs = []struct {
 	{"status not installed", "status-not-installed.txt", 1},
 }
 
-func captureOutputs(b *Box) {
+func captureOutputs(b *box) {
 	installBinaries(b)
-	api := b.StartAPI(testenv.Canary, Reject)
+	api := b.StartAPI(testenv.Canary, apiRejects)
 	b.RunSecret("start rejected", quick, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
-	api.SetMode(Accept)
+	api.SetMode(apiAccepts)
 	b.RunSecret("start", slow, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
 	b.Run("status running", quick, nil, ctrldBin, "status")
 	b.Run("restart", slow, nil, ctrldBin, "restart")
@@ -38,7 +38,7 @@ func captureOutputs(b *Box) {
 }
 
 func TestRealCtrldOutputsMatchFixtures(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld Ctrld) {
+	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		r := runScenario(t, ctrld, "ctrld-outputs", 6*time.Minute)
 		for _, o := range ctrldOutputs {
 			st := step(t, r, o.step)
@@ -50,9 +50,9 @@ func TestRealCtrldOutputsMatchFixtures(t *testing.T) {
 				t.Errorf("%s: exit %d, want %d", o.step, st.Exit, o.exit)
 			}
 			if st.Stderr != "" {
-				t.Errorf("%s wrote to stderr: %q", o.step, Redact(st.Stderr))
+				t.Errorf("%s wrote to stderr: %q", o.step, redact(st.Stderr))
 			}
-			compareFixture(t, ctrld, o.fixture, normalize(Redact(st.Stdout)))
+			compareFixture(t, ctrld, o.fixture, normalize(redact(st.Stdout)))
 		}
 	})
 }
@@ -61,8 +61,8 @@ func TestRealCtrldOutputsMatchFixtures(t *testing.T) {
 // stop gave up waiting for the daemon to end: the script waits a few
 // seconds only, which a loaded machine can exceed. That is ctrld's own
 // behaviour, not the output the fake follows.
-func slowStop(st Step) bool {
-	out := Redact(st.Stdout)
+func slowStop(st stepResult) bool {
+	out := redact(st.Stdout)
 	return st.Exit == 1 && strings.Contains(out, "error running task Stop") && strings.Contains(out, "Service restart failed")
 }
 

@@ -45,7 +45,7 @@ type preflightJSON struct {
 
 // runPreflight runs preflight with env, then snapshots what it must not
 // have changed.
-func runPreflight(b *Box, env []string) {
+func runPreflight(b *box, env []string) {
 	b.Snapshot("resolv-before", resolvConf)
 	b.Run("preflight", quick, env, wrapperBin, "preflight", "--json")
 	b.Snapshot("after-preflight", footprint...)
@@ -53,16 +53,16 @@ func runPreflight(b *Box, env []string) {
 }
 
 // A fresh install that works: the fake API accepts the token.
-func preflightReady(b *Box) {
+func preflightReady(b *box) {
 	installBinaries(b)
-	api := b.StartAPI(testenv.Canary, Accept)
+	api := b.StartAPI(testenv.Canary, apiAccepts)
 	runPreflight(b, tokenEnv)
 	b.Write("/tmp/api-after-preflight", 0o600, apiKinds(api))
 	b.Snapshot("api-after-preflight", "/tmp/api-after-preflight")
 	b.Run("wrapper start", slow, tokenEnv, wrapperBin, "start")
 }
 
-func apiKinds(api *FakeAPI) string {
+func apiKinds(api *fakeAPI) string {
 	var kinds []string
 	for _, r := range api.Requests() {
 		kinds = append(kinds, r.Kind)
@@ -72,7 +72,7 @@ func apiKinds(api *FakeAPI) string {
 
 // Another process holds port 53 on every address, UDP and TCP: this
 // scenario's own process.
-func preflightPortHeld(b *Box) {
+func preflightPortHeld(b *box) {
 	portHeldThenStart(b, "0.0.0.0")
 	b.RunSecret("ctrld start", slow, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
 }
@@ -80,13 +80,13 @@ func preflightPortHeld(b *Box) {
 // Another process holds port 53 on one loopback address only, as
 // systemd-resolved does on 127.0.0.53: every address cannot be bound,
 // loopback can, and ctrld falls back to it.
-func preflightPortPartlyHeld(b *Box) { portHeldThenStart(b, "127.0.0.53") }
+func preflightPortPartlyHeld(b *box) { portHeldThenStart(b, "127.0.0.53") }
 
 // portHeldThenStart holds port 53 on ip, with the fake API up, and runs
 // preflight, then start.
-func portHeldThenStart(b *Box, ip string) {
+func portHeldThenStart(b *box, ip string) {
 	installBinaries(b)
-	b.StartAPI(testenv.Canary, Accept)
+	b.StartAPI(testenv.Canary, apiAccepts)
 	holdPort53(b, ip)
 	runPreflight(b, tokenEnv)
 	b.Run("wrapper start", slow, tokenEnv, wrapperBin, "start")
@@ -98,7 +98,7 @@ var heldPorts []io.Closer
 
 // holdPort53 binds UDP and TCP port 53 on ip in this process and notes
 // its pid in holderFile.
-func holdPort53(b *Box, ip string) {
+func holdPort53(b *box, ip string) {
 	addr := net.JoinHostPort(ip, "53")
 	udp, err := net.ListenPacket("udp", addr)
 	if err != nil {
@@ -117,7 +117,7 @@ func holdPort53(b *Box, ip string) {
 const holderFile = "/tmp/port-53-holder"
 
 // No network at all: only lo, no address of the API on it.
-func preflightNoNetwork(b *Box) {
+func preflightNoNetwork(b *box) {
 	installBinaries(b)
 	runPreflight(b, tokenEnv)
 	b.Run("wrapper start", quick, tokenEnv, wrapperBin, "start")
@@ -126,7 +126,7 @@ func preflightNoNetwork(b *Box) {
 
 // A route that goes nowhere: every packet dropped. start keeps its
 // default bound, so ctrld gives up by itself.
-func preflightNowhere(b *Box) {
+func preflightNowhere(b *box) {
 	installBinaries(b)
 	b.Must("/usr/sbin/ip", "route", "add", "default", "dev", "lo")
 	runPreflight(b, tokenEnv)
@@ -138,9 +138,9 @@ func preflightNowhere(b *Box) {
 // API would too.
 var malformedToken = testenv.Canary + `"`
 
-func preflightMalformedToken(b *Box) {
+func preflightMalformedToken(b *box) {
 	installBinaries(b)
-	b.StartAPI(testenv.Canary, Accept)
+	b.StartAPI(testenv.Canary, apiAccepts)
 	env := []string{"CTRLD_PROVISION_TOKEN=" + malformedToken}
 	runPreflight(b, env)
 	b.Run("wrapper start", quick, env, wrapperBin, "start")
@@ -152,9 +152,9 @@ func preflightMalformedToken(b *Box) {
 // contract: valid JSON, the exit it names, nothing on stderr, nothing
 // changed. It runs with the first real ctrld named: preflight judges the
 // device, not the ctrld version.
-func judgePreflight(t *testing.T, name string, limit time.Duration) (preflightJSON, Step, *Report) {
+func judgePreflight(t *testing.T, name string, limit time.Duration) (preflightJSON, stepResult, *report) {
 	t.Helper()
-	r := runScenario(t, Binaries(t)[0], name, limit)
+	r := runScenario(t, ctrldBinaries(t)[0], name, limit)
 	if r.Error != "" {
 		t.Fatalf("scenario: %s", r.Error)
 	}
@@ -219,7 +219,7 @@ func TestPreflightPortHeldThenStart(t *testing.T) {
 	}
 	wantOneLine(t, st, lineUnidentified, 64)
 	ctrld := step(t, r, "ctrld start")
-	out := Redact(ctrld.Stdout)
+	out := redact(ctrld.Stdout)
 	if ctrld.Exit == 0 || !strings.Contains(out, "could not listen on 0.0.0.0:53") || !strings.Contains(out, "address already in use") {
 		t.Errorf("ctrld start did not fail at its listener: exit %d\n%s", ctrld.Exit, out)
 	}
@@ -268,7 +268,7 @@ func wantAPIUnreachableAgreed(t *testing.T, name string, limit time.Duration, re
 	}
 	wantOneLine(t, st, lineUnidentified, 64)
 	ctrld := step(t, r, "ctrld start")
-	out := Redact(ctrld.Stdout)
+	out := redact(ctrld.Stdout)
 	if ctrld.Exit == 0 || !strings.Contains(out, "failed to fetch resolver uid with provision token") {
 		t.Errorf("ctrld start: exit %d\n%s", ctrld.Exit, out)
 	}
@@ -283,9 +283,9 @@ func TestPreflightMalformedTokenThenStart(t *testing.T) {
 	}
 	wantOneLine(t, st, "provisioning failed: stage=input code=PROVISION_TOKEN_MALFORMED (exit 21)", 21)
 	if ctrld := step(t, r, "ctrld start"); ctrld.Exit == 0 {
-		t.Errorf("the real ctrld took the malformed token: %s", Redact(ctrld.Stdout))
+		t.Errorf("the real ctrld took the malformed token: %s", redact(ctrld.Stdout))
 	} else {
-		t.Logf("ctrld itself, given the malformed token: exit %d\n%s", ctrld.Exit, lastLines(Redact(ctrld.Stdout), 3))
+		t.Logf("ctrld itself, given the malformed token: exit %d\n%s", ctrld.Exit, lastLines(redact(ctrld.Stdout), 3))
 	}
 }
 

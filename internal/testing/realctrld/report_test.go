@@ -2,25 +2,25 @@ package realctrld
 
 import "time"
 
-// Report is what a scenario saw, written inside and judged on the host.
-type Report struct {
-	Steps []Step
+// report is what a scenario saw, written inside and judged on the host.
+type report struct {
+	Steps []stepResult
 	// Snapshots are the state of named paths at points the scenario chose.
-	Snapshots []Snapshot
+	Snapshots []snapshot
 	// Processes alive in the namespace when the scenario ended.
-	Processes []Process
+	Processes []process
 	// ProcessSnapshots are the processes at points the scenario chose.
-	ProcessSnapshots map[string][]Process
+	ProcessSnapshots map[string][]process
 	Syslog           []string
-	API              []APIRequest
+	API              []apiRequest
 	// PidNamespace is the scenario's pid namespace inode, so the host can
 	// check that nothing of it outlived the scenario.
 	PidNamespace uint64
 	Error        string
 }
 
-// Step is one command the scenario ran.
-type Step struct {
+// stepResult is one command the scenario ran.
+type stepResult struct {
 	Name     string
 	Argv     []string
 	Exit     int
@@ -34,15 +34,15 @@ type Step struct {
 	Secret bool
 }
 
-// Snapshot is the state of a set of paths at one point.
-type Snapshot struct {
+// snapshot is the state of a set of paths at one point.
+type snapshot struct {
 	Name  string
-	Files []FileState
+	Files []pathState
 }
 
-// FileState is one path: whether it exists, its mode, and for small
+// pathState is one path: whether it exists, its mode, and for small
 // regular files their content.
-type FileState struct {
+type pathState struct {
 	Path    string
 	Exists  bool
 	Mode    uint32
@@ -50,43 +50,43 @@ type FileState struct {
 	Content string
 }
 
-// Process is one process alive in the namespace.
-type Process struct {
+// process is one process alive in the namespace.
+type process struct {
 	Pid     int
 	Argv    []string
 	Environ []string
 }
 
-// APIRequest is one request the fake Control D API answered. It records
+// apiRequest is one request the fake Control D API answered. It records
 // whether the token matched, never the token.
-type APIRequest struct {
+type apiRequest struct {
 	Kind       string // "prov_token", "uid" or "doh"
 	TokenMatch bool
 	Status     int
 }
 
 // StepNamed returns the first step with that name.
-func (r *Report) StepNamed(name string) (Step, bool) {
+func (r *report) StepNamed(name string) (stepResult, bool) {
 	for _, s := range r.Steps {
 		if s.Name == name {
 			return s, true
 		}
 	}
-	return Step{}, false
+	return stepResult{}, false
 }
 
 // SnapshotNamed returns the snapshot with that name.
-func (r *Report) SnapshotNamed(name string) (Snapshot, bool) {
+func (r *report) SnapshotNamed(name string) (snapshot, bool) {
 	for _, s := range r.Snapshots {
 		if s.Name == name {
 			return s, true
 		}
 	}
-	return Snapshot{}, false
+	return snapshot{}, false
 }
 
 // Existing lists the snapshot's paths that exist.
-func (s Snapshot) Existing() []string {
+func (s snapshot) Existing() []string {
 	var out []string
 	for _, f := range s.Files {
 		if f.Exists {
@@ -97,11 +97,11 @@ func (s Snapshot) Existing() []string {
 }
 
 // File returns one path's state.
-func (s Snapshot) File(path string) FileState {
+func (s snapshot) File(path string) pathState {
 	for _, f := range s.Files {
 		if f.Path == path {
 			return f
 		}
 	}
-	return FileState{Path: path}
+	return pathState{Path: path}
 }

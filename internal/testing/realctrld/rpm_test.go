@@ -12,15 +12,15 @@ import (
 
 // The .rpm on an offline machine: %post fails and rpm only warns; once
 // the network is back the admin runs ctrld-install start; then erase.
-func rpmOfflineThenFix(b *Box) {
+func rpmOfflineThenFix(b *box) {
 	b.Snapshot("resolv-before", resolvConf)
 	b.Must("rpm", "--initdb")
 	writeSettings(b)
 	// --nodeps: nothing in Debian's empty rpm database provides /bin/sh.
-	b.Run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", Share+"/ctrld.rpm")
+	b.Run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", shareInside+"/ctrld.rpm")
 	recordFailure(b, "after-failure")
 	b.Run("rpm -q", quick, nil, "rpm", "-q", "ctrld")
-	b.StartAPI(testenv.Canary, Accept)
+	b.StartAPI(testenv.Canary, apiAccepts)
 	b.Run("ctrld-install start", slow, nil, "/usr/bin/ctrld-install", "start")
 	b.Run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
 	b.Run("rpm -e", slow, nil, "rpm", "-e", "ctrld")
@@ -28,7 +28,7 @@ func rpmOfflineThenFix(b *Box) {
 }
 
 func TestRpmOfflineThenRetry(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld Ctrld) {
+	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		r := runScenario(t, ctrld, "rpm-offline-then-fix", 8*time.Minute)
 		install := step(t, r, "rpm -i")
 		wantLineOnce(t, install, lineUnidentified)

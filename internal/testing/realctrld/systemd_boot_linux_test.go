@@ -123,7 +123,7 @@ func bootContainer(work, rootfs, name string, hostNS map[string]string) (*contai
 }
 
 func (c *container) env(extra ...string) []string {
-	env := append(append([]string{}, BaseEnv...), extra...)
+	env := append(append([]string{}, baseEnv...), extra...)
 	for k, v := range c.hostNS {
 		env = append(env, k+"="+v)
 	}
@@ -306,7 +306,7 @@ func (c *container) leftovers() []string {
 			continue
 		}
 		cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		left = append(left, e.Name()+" "+Redact(string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))))
+		left = append(left, e.Name()+" "+redact(string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))))
 	}
 	return left
 }

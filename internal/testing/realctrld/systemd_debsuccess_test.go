@@ -9,7 +9,7 @@ import (
 
 // A provisioned .deb install on systemd against the fake API, then a
 // purge; a later phase looks again once RestartSec has passed.
-func systemdDebSuccess(b *Box) {
+func systemdDebSuccess(b *box) {
 	provisionDeb(b)
 	b.Snapshot("installed", resolvConf, unitFile)
 	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
@@ -17,12 +17,12 @@ func systemdDebSuccess(b *Box) {
 	recordJournal(b, "after-purge")
 }
 
-func systemdDebSuccessLater(b *Box) {
+func systemdDebSuccessLater(b *box) {
 	recordSystemd(b, "later")
 	recordJournal(b, "later")
 }
 
-func judgeDebSuccess(t *testing.T, s *SystemdSandbox) {
+func judgeDebSuccess(t *testing.T, s *systemdSandbox) {
 	r := s.Report
 	wantInstalled(t, r, "dpkg -i")
 	wantSystemdRemoval(t, r, "dpkg --purge", "after-purge")

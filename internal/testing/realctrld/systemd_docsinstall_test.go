@@ -16,19 +16,19 @@ const ctrldDocsBin = ctrldBin
 // A machine set up the way ctrld's docs do it (the binary in another
 // folder, `ctrld start --cd=<resolver>` by hand), then our package: one
 // service must run afterwards, on the packaged binary.
-func systemdDocsInstall(b *Box) {
-	b.StartAPI(testenv.Canary, Accept)
-	b.Must("cp", Share+"/"+shareCtrld, ctrldDocsBin)
-	b.Run("ctrld start --cd (by hand)", slow, nil, ctrldDocsBin, "start", "--cd="+DeviceUID)
+func systemdDocsInstall(b *box) {
+	b.StartAPI(testenv.Canary, apiAccepts)
+	b.Must("cp", shareInside+"/"+shareCtrld, ctrldDocsBin)
+	b.Run("ctrld start --cd (by hand)", slow, nil, ctrldDocsBin, "start", "--cd="+deviceUID)
 	b.Run("by hand"+querySep+"ExecStart", quick, nil, "systemctl", "show", unitName, "-p", "ExecStart", "--value")
 	writeSettings(b)
-	b.Run("dpkg -i", slow, nil, "dpkg", "-i", Share+"/"+shareDeb)
+	b.Run("dpkg -i", slow, nil, "dpkg", "-i", shareInside+"/"+shareDeb)
 	recordService(b, "packaged")
 	b.Run("packaged"+querySep+"list-units", quick, nil, "systemctl", "list-units", "--all", "--no-legend", "--plain", "--no-pager", "ctrld*")
 	recordJournal(b, "packaged")
 }
 
-func judgeDocsInstall(t *testing.T, s *SystemdSandbox) {
+func judgeDocsInstall(t *testing.T, s *systemdSandbox) {
 	r := s.Report
 	if st := step(t, r, "ctrld start --cd (by hand)"); st.Exit != 0 || !strings.Contains(queryOut(t, r, "by hand", "ExecStart"), "path="+ctrldDocsBin+" ") {
 		t.Fatalf("the install by hand did not set up a service on %s: exit %d\n%s", ctrldDocsBin, st.Exit, queryOut(t, r, "by hand", "ExecStart"))

@@ -12,7 +12,7 @@ import (
 
 // systemdPhases run inside the booted container; each systemd_*_test.go
 // file holds a scenario's phases and its judge.
-var systemdPhases = map[string]Scenario{
+var systemdPhases = map[string]scenario{
 	"systemd-deb-success":           systemdDebSuccess,
 	"systemd-deb-success-later":     systemdDebSuccessLater,
 	"systemd-provision-deb":         systemdProvisionDeb,
@@ -44,19 +44,19 @@ const pastRestartSec = 130 * time.Second
 // only looks (systemctl, find, journalctl); the table leaves those out.
 const querySep = ": "
 
-func isQuery(st Step) bool { return strings.Contains(st.Name, querySep) }
+func isQuery(st stepResult) bool { return strings.Contains(st.Name, querySep) }
 
 // recordSystemd notes, under label, what systemd and the file system
 // know of ctrld: units in any state, unit files, failed units, the
 // system's state, files named after ctrld in /etc, /var and /run, the
 // footprint, resolv.conf and the processes.
-func recordSystemd(b *Box, label string) {
+func recordSystemd(b *box, label string) {
 	q := func(what string, argv ...string) { b.Run(label+querySep+what, quick, nil, argv...) }
 	q("list-units", "systemctl", "list-units", "--all", "--no-legend", "--plain", "--no-pager", "ctrld*")
 	q("list-unit-files", "systemctl", "list-unit-files", "--no-legend", "--plain", "--no-pager", "ctrld*")
 	q("failed", "systemctl", "--failed", "--no-legend", "--plain", "--no-pager")
 	q("is-system-running", "systemctl", "is-system-running")
-	q("named ctrld", "find", "/etc", "/var", "/run", "-path", InsideDir, "-prune", "-o", "-name", "*ctrld*", "-print")
+	q("named ctrld", "find", "/etc", "/var", "/run", "-path", insideDir, "-prune", "-o", "-name", "*ctrld*", "-print")
 	b.Snapshot(label, systemdFootprint...)
 	b.Snapshot(label+" resolv.conf", resolvConf)
 	b.RecordProcesses(label)
@@ -64,12 +64,12 @@ func recordSystemd(b *Box, label string) {
 
 // recordJournal keeps the container's journal, so the canary check reads
 // it too (wantJournal makes sure there was one to read).
-func recordJournal(b *Box, label string) {
+func recordJournal(b *box, label string) {
 	b.Run(label+querySep+"journal", quick, nil, "journalctl", "--no-pager", "-o", "cat")
 }
 
 // recordService notes the unit's state and ExecStart.
-func recordService(b *Box, label string) {
+func recordService(b *box, label string) {
 	b.Run(label+querySep+"is-active", quick, nil, "systemctl", "is-active", unitName)
 	b.Run(label+querySep+"ExecStart", quick, nil, "systemctl", "show", unitName, "-p", "ExecStart", "--value")
 	b.RecordProcesses(label + " service")
@@ -77,14 +77,14 @@ func recordService(b *Box, label string) {
 
 // provisionDeb installs the .deb with the token in the settings file and
 // an API that accepts it, after noting resolv.conf.
-func provisionDeb(b *Box) {
+func provisionDeb(b *box) {
 	installProvisionedDeb(b)
 	recordService(b, "installed")
 }
 
 // waitForDaemon waits, bounded, until systemd has started ctrld's daemon
 // at boot.
-func waitForDaemon(b *Box) {
+func waitForDaemon(b *box) {
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
 		if len(b.Pids("ctrld")) > 0 {
 			break
@@ -97,7 +97,7 @@ func waitForDaemon(b *Box) {
 }
 
 // queryOut is a query step's standard output, trimmed.
-func queryOut(t *testing.T, r *Report, label, what string) string {
+func queryOut(t *testing.T, r *report, label, what string) string {
 	t.Helper()
 	return strings.TrimSpace(step(t, r, label+querySep+what).Stdout)
 }
@@ -105,7 +105,7 @@ func queryOut(t *testing.T, r *Report, label, what string) string {
 // wantNoCtrldUnit checks a recordSystemd label: systemd knows no ctrld
 // unit in any state and no unit file, the system is not degraded because
 // of ctrld, no ctrld process runs and nothing of ctrld's is left.
-func wantNoCtrldUnit(t *testing.T, r *Report, label string) {
+func wantNoCtrldUnit(t *testing.T, r *report, label string) {
 	t.Helper()
 	if out := queryOut(t, r, label, "list-units"); out != "" {
 		t.Errorf("%s: systemd still knows a ctrld unit:\n%s", label, out)
@@ -127,7 +127,7 @@ func wantNoCtrldUnit(t *testing.T, r *Report, label string) {
 
 // wantNoActiveUnit is the failed-install check: no ctrld unit active,
 // enabled or failed, no ctrld process, resolv.conf as before.
-func wantNoActiveUnit(t *testing.T, r *Report, label string) {
+func wantNoActiveUnit(t *testing.T, r *report, label string) {
 	t.Helper()
 	for _, line := range strings.Split(queryOut(t, r, label, "list-units"), "\n") {
 		if strings.Contains(line, " active ") || strings.Contains(line, " failed ") || strings.Contains(line, " activating ") {
@@ -145,7 +145,7 @@ func wantNoActiveUnit(t *testing.T, r *Report, label string) {
 
 // wantResolvAsBefore compares resolv.conf under label with its state
 // before the install, byte for byte.
-func wantResolvAsBefore(t *testing.T, r *Report, label string) {
+func wantResolvAsBefore(t *testing.T, r *report, label string) {
 	t.Helper()
 	before, _ := r.SnapshotNamed("resolv-before")
 	after, _ := r.SnapshotNamed(label + " resolv.conf")
@@ -157,14 +157,14 @@ func wantResolvAsBefore(t *testing.T, r *Report, label string) {
 // wantServiceRuns checks recordService: the unit is active, runs the
 // packaged binary with the resolver uid and never the token, and one
 // ctrld daemon runs.
-func wantServiceRuns(t *testing.T, r *Report, label string) {
+func wantServiceRuns(t *testing.T, r *report, label string) {
 	t.Helper()
 	if got := queryOut(t, r, label, "is-active"); got != "active" {
 		t.Errorf("%s: systemctl is-active ctrld: %q", label, got)
 	}
 	exec := queryOut(t, r, label, "ExecStart")
-	if !strings.Contains(exec, "path=/usr/bin/ctrld ") || !strings.Contains(exec, "--cd="+DeviceUID) || strings.Contains(exec, testenv.Canary) {
-		t.Errorf("%s: ExecStart does not run /usr/bin/ctrld with the resolver uid: %s", label, Redact(exec))
+	if !strings.Contains(exec, "path=/usr/bin/ctrld ") || !strings.Contains(exec, "--cd="+deviceUID) || strings.Contains(exec, testenv.Canary) {
+		t.Errorf("%s: ExecStart does not run /usr/bin/ctrld with the resolver uid: %s", label, redact(exec))
 	}
 	daemons := ctrldProcesses(r.ProcessSnapshots[label+" service"])
 	if len(daemons) != 1 || daemons[0].Argv[0] != "/usr/bin/ctrld" {
@@ -174,7 +174,7 @@ func wantServiceRuns(t *testing.T, r *Report, label string) {
 
 // wantInstalled checks a provisioning step and recordService "installed":
 // the line once, exit 0, the service running.
-func wantInstalled(t *testing.T, r *Report, name string) {
+func wantInstalled(t *testing.T, r *report, name string) {
 	t.Helper()
 	install := step(t, r, name)
 	wantLineOnce(t, install, lineComplete)
@@ -187,7 +187,7 @@ func wantInstalled(t *testing.T, r *Report, name string) {
 // wantSystemdRemoval checks a removal step and what recordSystemd and
 // recordJournal saw under label afterwards: within the bound, nothing of
 // ctrld's left, resolv.conf as before the install.
-func wantSystemdRemoval(t *testing.T, r *Report, name, label string) {
+func wantSystemdRemoval(t *testing.T, r *report, name, label string) {
 	t.Helper()
 	wantWithin(t, step(t, r, name), 0, removalBound)
 	wantNoCtrldUnit(t, r, label)
@@ -196,7 +196,7 @@ func wantSystemdRemoval(t *testing.T, r *Report, name, label string) {
 }
 
 // wantWithin checks a step's exit code and the contract's time bound.
-func wantWithin(t *testing.T, st Step, exit int, bound time.Duration) {
+func wantWithin(t *testing.T, st stepResult, exit int, bound time.Duration) {
 	t.Helper()
 	if st.Exit != exit || st.Duration > bound {
 		t.Errorf("%s: exit %d after %s, want exit %d within %s\n%s%s", st.Name, st.Exit, st.Duration.Round(100*time.Millisecond), exit, bound, st.Stdout, st.Stderr)
@@ -206,7 +206,7 @@ func wantWithin(t *testing.T, st Step, exit int, bound time.Duration) {
 // wantJournal checks that a recordJournal label holds the journal, with
 // a line that mentions what the scenario did: the canary check read
 // something.
-func wantJournal(t *testing.T, r *Report, label, mention string) {
+func wantJournal(t *testing.T, r *report, label, mention string) {
 	t.Helper()
 	if out := queryOut(t, r, label, "journal"); !strings.Contains(out, mention) {
 		t.Errorf("%s: the journal (%d bytes) has no line about %s", label, len(out), mention)

@@ -88,7 +88,7 @@ func containerRoot(work, rootfs string) (string, error) {
 			return "", err
 		}
 	}
-	inside := filepath.Join(root, InsideDir)
+	inside := filepath.Join(root, insideDir)
 	if err := os.MkdirAll(inside, 0o700); err != nil {
 		return "", err
 	}

@@ -10,7 +10,7 @@ import (
 
 // A route to nowhere on systemd: the wrapper's --timeout kills ctrld's
 // tree, and nothing of a service is left active or failed.
-func systemdRouteToNowhere(b *Box) {
+func systemdRouteToNowhere(b *box) {
 	b.Snapshot("resolv-before", resolvConf)
 	installBinaries(b)
 	b.Must("ip", "route", "add", "default", "dev", "lo")
@@ -19,7 +19,7 @@ func systemdRouteToNowhere(b *Box) {
 	recordJournal(b, "after-timeout")
 }
 
-func judgeRouteToNowhere(t *testing.T, s *SystemdSandbox) {
+func judgeRouteToNowhere(t *testing.T, s *systemdSandbox) {
 	r := s.Report
 	st := step(t, r, "wrapper start --timeout=5s")
 	wantOneLine(t, st, lineTimeout, 63)

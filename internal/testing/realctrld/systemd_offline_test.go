@@ -14,37 +14,37 @@ import (
 // and never opens its control socket; then the package goes, or is
 // upgraded.
 
-func systemdProvisionDeb(b *Box) {
+func systemdProvisionDeb(b *box) {
 	provisionDeb(b)
 }
 
-func systemdProvisionRPM(b *Box) {
+func systemdProvisionRPM(b *box) {
 	b.Snapshot("resolv-before", resolvConf)
 	b.Must("rpm", "--initdb")
-	b.StartAPI(testenv.Canary, Accept)
+	b.StartAPI(testenv.Canary, apiAccepts)
 	writeSettings(b)
 	// --nodeps: nothing in Debian's empty rpm database provides /bin/sh.
-	b.Run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", Share+"/"+shareRPM)
+	b.Run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", shareInside+"/"+shareRPM)
 	recordService(b, "installed")
 }
 
-func systemdOfflinePurge(b *Box) {
+func systemdOfflinePurge(b *box) {
 	waitForDaemon(b)
 	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
 	recordSystemd(b, "after-purge")
 	recordJournal(b, "after-purge")
 }
 
-func systemdOfflineErase(b *Box) {
+func systemdOfflineErase(b *box) {
 	waitForDaemon(b)
 	b.Run("rpm -e", slow, nil, "rpm", "-e", "ctrld")
 	recordSystemd(b, "after-erase")
 	recordJournal(b, "after-erase")
 }
 
-func systemdOfflineUpgrade(b *Box) {
+func systemdOfflineUpgrade(b *box) {
 	waitForDaemon(b)
-	b.Run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", Share+"/"+shareUpgradeDeb)
+	b.Run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", shareInside+"/"+shareUpgradeDeb)
 	b.Run("upgraded"+querySep+"version", quick, nil, "dpkg-query", "-W", "-f=${Version} ${Status}", "ctrld")
 	b.Run("upgraded"+querySep+"is-active", quick, nil, "systemctl", "is-active", unitName)
 	b.RecordProcesses("upgraded")
@@ -55,7 +55,7 @@ func systemdOfflineUpgrade(b *Box) {
 
 // wantHardCase checks that the reboot really came up offline with the
 // daemon started and no control socket.
-func wantHardCase(t *testing.T, r *Report) {
+func wantHardCase(t *testing.T, r *report) {
 	t.Helper()
 	if len(ctrldProcesses(r.ProcessSnapshots["booted"])) == 0 {
 		t.Fatal("systemd did not start the daemon at the offline boot")
@@ -66,21 +66,21 @@ func wantHardCase(t *testing.T, r *Report) {
 	}
 }
 
-func judgeOfflinePurge(t *testing.T, s *SystemdSandbox) {
+func judgeOfflinePurge(t *testing.T, s *systemdSandbox) {
 	r := s.Report
 	wantInstalled(t, r, "dpkg -i")
 	wantHardCase(t, r)
 	wantSystemdRemoval(t, r, "dpkg --purge", "after-purge")
 }
 
-func judgeOfflineErase(t *testing.T, s *SystemdSandbox) {
+func judgeOfflineErase(t *testing.T, s *systemdSandbox) {
 	r := s.Report
 	wantInstalled(t, r, "rpm -i")
 	wantHardCase(t, r)
 	wantSystemdRemoval(t, r, "rpm -e", "after-erase")
 }
 
-func judgeOfflineUpgrade(t *testing.T, s *SystemdSandbox) {
+func judgeOfflineUpgrade(t *testing.T, s *systemdSandbox) {
 	r := s.Report
 	wantInstalled(t, r, "dpkg -i")
 	wantHardCase(t, r)
@@ -91,7 +91,7 @@ func judgeOfflineUpgrade(t *testing.T, s *SystemdSandbox) {
 		t.Errorf("the offline upgrade took %s, more than %s", upgrade.Duration.Round(100*time.Millisecond), removalBound)
 	}
 	wantLineOnce(t, upgrade, lineReloadFailed)
-	if got := queryOut(t, r, "upgraded", "version"); got != UpgradeVersion+" install ok half-configured" {
+	if got := queryOut(t, r, "upgraded", "version"); got != upgradeVersion+" install ok half-configured" {
 		t.Errorf("after the upgrade dpkg says %q", got)
 	}
 	if got := queryOut(t, r, "upgraded", "is-active"); got != "active" {

@@ -11,21 +11,21 @@ import (
 // The API rejects the token: the .deb stays half-configured and DNS keeps
 // working; the admin fixes the token on the dashboard and finishes with
 // dpkg --configure -a.
-func systemdTokenRejected(b *Box) {
+func systemdTokenRejected(b *box) {
 	b.Snapshot("resolv-before", resolvConf)
-	api := b.StartAPI(testenv.Canary, Reject)
+	api := b.StartAPI(testenv.Canary, apiRejects)
 	writeSettings(b)
-	b.Run("dpkg -i", slow, nil, "dpkg", "-i", Share+"/"+shareDeb)
+	b.Run("dpkg -i", slow, nil, "dpkg", "-i", shareInside+"/"+shareDeb)
 	b.Run("rejected"+querySep+"status", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
 	recordSystemd(b, "rejected")
-	api.SetMode(Accept)
+	api.SetMode(apiAccepts)
 	b.Run("dpkg --configure -a", slow, nil, "dpkg", "--configure", "-a")
 	b.Run("fixed"+querySep+"status", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
 	recordService(b, "fixed")
 	recordJournal(b, "fixed")
 }
 
-func judgeTokenRejected(t *testing.T, s *SystemdSandbox) {
+func judgeTokenRejected(t *testing.T, s *systemdSandbox) {
 	r := s.Report
 	install := step(t, r, "dpkg -i")
 	wantLineOnce(t, install, lineUnidentified)

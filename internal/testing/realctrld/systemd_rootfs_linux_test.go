@@ -28,21 +28,21 @@ const debianSuite = "bookworm"
 // aptSources are where apt names its mirrors.
 var aptSources = []string{"/etc/apt/sources.list", "/etc/apt/sources.list.d"}
 
-// RootfsCacheDir is where built root file systems are kept, outside the
+// rootfsCacheDir is where built root file systems are kept, outside the
 // repository: $XDG_CACHE_HOME/ctrld-install, else /var/cache/ctrld-install.
-func RootfsCacheDir() string {
+func rootfsCacheDir() string {
 	if dir := os.Getenv("XDG_CACHE_HOME"); filepath.IsAbs(dir) {
 		return filepath.Join(dir, "ctrld-install")
 	}
 	return "/var/cache/ctrld-install"
 }
 
-// SystemdRootfs returns the cached Debian root file system with systemd,
+// systemdRootfs returns the cached Debian root file system with systemd,
 // building it first when the cache has none for this recipe. A lock file
 // keeps concurrent test processes from building it twice.
-func SystemdRootfs() (string, error) {
+func systemdRootfs() (string, error) {
 	sum := sha256.Sum256(rootfsRecipe)
-	dir := filepath.Join(RootfsCacheDir(), "systemd-rootfs-"+hex.EncodeToString(sum[:8]))
+	dir := filepath.Join(rootfsCacheDir(), "systemd-rootfs-"+hex.EncodeToString(sum[:8]))
 	if ready(dir) {
 		return dir, nil
 	}
@@ -81,7 +81,7 @@ func buildRootfs(dir string) error {
 	}
 	defer os.RemoveAll(scratch)
 	cmd := exec.Command("/bin/sh", "-c", string(rootfsRecipe), "systemd-rootfs", scratch, mirror)
-	cmd.Env = BaseEnv
+	cmd.Env = baseEnv
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("building the systemd root file system: %v\n%s", err, tail(out, 4096))
 	}

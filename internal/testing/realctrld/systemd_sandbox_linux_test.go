@@ -29,18 +29,18 @@ func reportName() string {
 	return reportFile
 }
 
-// SystemdSandbox is a scenario on a real systemd: a fresh overlay over
+// systemdSandbox is a scenario on a real systemd: a fresh overlay over
 // the cached root file system, booted (and rebooted) as a container, with
 // the scenario's phases run inside one after the other. Its methods
 // return errors instead of failing a test, so scenarios can run in
 // goroutines; the host state is compared when it is closed.
-type SystemdSandbox struct {
-	*Sandbox
+type systemdSandbox struct {
+	*sandbox
 	rootfs  string
 	hostNS  map[string]string
 	c       *container
 	phases  int
-	before  Host
+	before  hostState
 	sysctls map[string]string
 	// Boots are how long each boot took to reach running, PowerOffs how
 	// long each power off took.
@@ -54,11 +54,11 @@ type SystemdSandbox struct {
 	BootStates []string
 }
 
-// NewSystemdSandbox prepares a scenario folder with the test binary in
+// newSystemdSandbox prepares a scenario folder with the test binary in
 // its share folder, and notes the host's state.
-func NewSystemdSandbox(t *testing.T, name, rootfs string) *SystemdSandbox {
+func newSystemdSandbox(t *testing.T, name, rootfs string) *systemdSandbox {
 	t.Helper()
-	s := &SystemdSandbox{Sandbox: NewSandbox(t, name), rootfs: rootfs}
+	s := &systemdSandbox{sandbox: prepareSandbox(t, name), rootfs: rootfs}
 	testenv.RequireTool(t, "nsenter")
 	if cgroup2Root() == "" {
 		testenv.Unavailable(t, "no cgroup2 tree (%s) for the container", strings.Join(cgroup2Trees, " or "))
@@ -73,7 +73,7 @@ func NewSystemdSandbox(t *testing.T, name, rootfs string) *SystemdSandbox {
 	if s.hostNS, err = hostNamespaces(); err != nil {
 		t.Fatal(err)
 	}
-	s.before, s.sysctls = SnapshotHost(), hostSysctls(rootfs)
+	s.before, s.sysctls = snapshotHost(), hostSysctls(rootfs)
 	return s
 }
 
@@ -98,7 +98,7 @@ func linkOrCopy(src, dst string) error {
 }
 
 // Boot starts the container and waits for systemd to finish booting.
-func (s *SystemdSandbox) Boot() error {
+func (s *systemdSandbox) Boot() error {
 	if s.c != nil {
 		return fmt.Errorf("%s: already booted", s.Name)
 	}
@@ -115,11 +115,11 @@ func (s *SystemdSandbox) Boot() error {
 }
 
 // Booted says whether the container runs.
-func (s *SystemdSandbox) Booted() bool { return s.c != nil }
+func (s *systemdSandbox) Booted() bool { return s.c != nil }
 
 // PowerOff stops the container: systemd's own power off, bounded, then a
 // kill of what is left.
-func (s *SystemdSandbox) PowerOff() error {
+func (s *systemdSandbox) PowerOff() error {
 	if s.c == nil {
 		return nil
 	}
@@ -138,7 +138,7 @@ func (s *SystemdSandbox) PowerOff() error {
 // Reboot powers the container off and boots it again on the same
 // overlay, in fresh namespaces: whatever addresses the scenario added to
 // lo are gone, so the machine comes back with no network.
-func (s *SystemdSandbox) Reboot() error {
+func (s *systemdSandbox) Reboot() error {
 	if err := s.PowerOff(); err != nil {
 		return err
 	}
@@ -147,7 +147,7 @@ func (s *SystemdSandbox) Reboot() error {
 
 // Phase runs one registered scenario inside the booted container and
 // adds its report to the sandbox's.
-func (s *SystemdSandbox) Phase(scenario string, limit time.Duration) error {
+func (s *systemdSandbox) Phase(scenario string, limit time.Duration) error {
 	if s.c == nil {
 		return fmt.Errorf("%s: phase %s: not booted", s.Name, scenario)
 	}
@@ -155,7 +155,7 @@ func (s *SystemdSandbox) Phase(scenario string, limit time.Duration) error {
 	name := "report-" + strconv.Itoa(s.phases) + ".json"
 	start := time.Now()
 	out, err := s.c.exec(limit, []string{envStage + "=" + stageSystemdRun, envName + "=" + scenario, envReport + "=" + name},
-		Share+"/"+testBinary)
+		shareInside+"/"+testBinary)
 	s.Took += time.Since(start)
 	s.Output += string(out)
 	if err != nil {
@@ -165,7 +165,7 @@ func (s *SystemdSandbox) Phase(scenario string, limit time.Duration) error {
 	if err != nil {
 		return fmt.Errorf("%s: phase %s wrote no report: %v\n%s", s.Name, scenario, err, out)
 	}
-	var r Report
+	var r report
 	if err := json.Unmarshal(data, &r); err != nil {
 		return err
 	}
@@ -176,9 +176,9 @@ func (s *SystemdSandbox) Phase(scenario string, limit time.Duration) error {
 	return nil
 }
 
-func (s *SystemdSandbox) merge(r Report) {
+func (s *systemdSandbox) merge(r report) {
 	if s.Report == nil {
-		s.Report = &Report{ProcessSnapshots: map[string][]Process{}}
+		s.Report = &report{ProcessSnapshots: map[string][]process{}}
 	}
 	m := s.Report
 	m.Steps = append(m.Steps, r.Steps...)
@@ -196,20 +196,20 @@ func (s *SystemdSandbox) merge(r Report) {
 
 // Close powers off what still runs and compares the host with how it was
 // before the scenario.
-func (s *SystemdSandbox) Close() error {
+func (s *systemdSandbox) Close() error {
 	err := s.PowerOff()
-	s.HostDiffs = append(s.before.Compare(SnapshotHost()), compareSysctls(s.sysctls, hostSysctls(s.rootfs))...)
+	s.HostDiffs = append(s.before.Compare(snapshotHost()), compareSysctls(s.sysctls, hostSysctls(s.rootfs))...)
 	return err
 }
 
 // Console is what the container's console printed over all its boots.
-func (s *SystemdSandbox) Console() string {
+func (s *systemdSandbox) Console() string {
 	data, _ := os.ReadFile(consolePath(s.Work))
 	return string(data)
 }
 
 // CheckSystemdCanary is CheckCanary plus the container's console.
-func (s *SystemdSandbox) CheckSystemdCanary(t *testing.T, inputs ...string) {
+func (s *systemdSandbox) CheckSystemdCanary(t *testing.T, inputs ...string) {
 	t.Helper()
 	if s.Report != nil {
 		s.CheckCanary(t, inputs...)
@@ -221,7 +221,7 @@ func (s *SystemdSandbox) CheckSystemdCanary(t *testing.T, inputs ...string) {
 
 // CheckHost fails the test when the scenario changed the host or left a
 // process behind.
-func (s *SystemdSandbox) CheckHost(t *testing.T) {
+func (s *systemdSandbox) CheckHost(t *testing.T) {
 	t.Helper()
 	if len(s.HostDiffs) > 0 {
 		t.Errorf("scenario %s changed the host:\n%s", s.Name, strings.Join(s.HostDiffs, "\n"))

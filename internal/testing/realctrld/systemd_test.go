@@ -18,7 +18,7 @@ import (
 type systemdScenario struct {
 	name    string
 	actions []action
-	judge   func(t *testing.T, s *SystemdSandbox)
+	judge   func(t *testing.T, s *systemdSandbox)
 }
 
 // action is one host-side step of a scenario: run a registered phase
@@ -60,7 +60,7 @@ func init() {
 type systemdRun struct {
 	scenario systemdScenario
 	label    string
-	sandbox  *SystemdSandbox
+	sandbox  *systemdSandbox
 	errs     []error
 }
 
@@ -69,8 +69,8 @@ type systemdRun struct {
 // then judges each and prints the table of lines, exit codes and times.
 func TestSystemd(t *testing.T) {
 	t.Parallel()
-	binaries := Binaries(t)
-	rootfs, err := SystemdRootfs()
+	binaries := ctrldBinaries(t)
+	rootfs, err := systemdRootfs()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestSystemd(t *testing.T) {
 	for _, ctrld := range binaries {
 		dir := artifactsOf(t, ctrld.Path)
 		for _, sc := range systemdScenarios {
-			s := NewSystemdSandbox(t, ctrld.Version+"-"+sc.name, rootfs)
+			s := newSystemdSandbox(t, ctrld.Version+"-"+sc.name, rootfs)
 			for _, n := range []string{shareCtrld, shareWrapper, shareDeb, shareRPM, shareUpgradeDeb} {
 				if err := os.Link(filepath.Join(dir, n), filepath.Join(s.ShareDir(), n)); err != nil {
 					t.Fatal(err)
@@ -183,7 +183,7 @@ func systemdTable(runs []*systemdRun, took time.Duration) string {
 			if isQuery(st) {
 				continue
 			}
-			fmt.Fprintf(&b, "%-46s %-34s %5d %6.1fs  %s\n", name, st.Name, st.Exit, st.Duration.Seconds(), Redact(summary(st)))
+			fmt.Fprintf(&b, "%-46s %-34s %5d %6.1fs  %s\n", name, st.Name, st.Exit, st.Duration.Seconds(), redact(summary(st)))
 		}
 	}
 	fmt.Fprintf(&b, "tier run time: %.1fs for %d scenarios, at most %d containers at once\n", took.Seconds(), len(runs), maxContainer)

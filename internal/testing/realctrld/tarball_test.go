@@ -11,14 +11,14 @@ import (
 
 // install.sh from the tar.gz, the token in the environment: offline
 // first, then again once the API answers.
-func tarball(b *Box) {
+func tarball(b *box) {
 	b.Snapshot("resolv-before", resolvConf)
 	b.Must("mkdir", "-p", "/root/dl")
-	b.Must("tar", "-xzf", Share+"/ctrld.tar.gz", "-C", "/root/dl")
+	b.Must("tar", "-xzf", shareInside+"/ctrld.tar.gz", "-C", "/root/dl")
 	script := "/root/dl/ctrld_1.5.0_linux_amd64/install.sh"
 	b.Run("install.sh offline", slow, tokenEnv, "/bin/sh", script)
 	recordFailure(b, "after-failure")
-	b.StartAPI(testenv.Canary, Accept)
+	b.StartAPI(testenv.Canary, apiAccepts)
 	b.Run("install.sh online", slow, tokenEnv, "/bin/sh", script)
 	b.Run("ctrld status", quick, nil, "/usr/local/bin/ctrld", "status")
 	b.Run("ctrld-install last", quick, nil, "/usr/local/bin/ctrld-install", "last")
@@ -26,7 +26,7 @@ func tarball(b *Box) {
 }
 
 func TestTarballInstallSh(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld Ctrld) {
+	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		r := runScenario(t, ctrld, "tarball", 6*time.Minute)
 		wantOneLine(t, step(t, r, "install.sh offline"), lineUnidentified, 64)
 		wantDNSAfterFailure(t, r, "after-failure")

@@ -13,11 +13,11 @@ import (
 // A fleet moving to the next ctrld: a provisioned install of one version,
 // then the package of the next (at a higher package version), online,
 // then a purge that leaves nothing of either.
-func versionUpgrade(b *Box) {
+func versionUpgrade(b *box) {
 	installProvisionedDeb(b)
 	b.RecordProcesses("installed")
 	b.Remove(settingsFile)
-	b.Run("dpkg -i (next)", slow, nil, "dpkg", "-i", Share+"/ctrld-next.deb")
+	b.Run("dpkg -i (next)", slow, nil, "dpkg", "-i", shareInside+"/ctrld-next.deb")
 	b.Run("ctrld --version", quick, nil, "/usr/bin/ctrld", "--version")
 	b.Run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
 	b.RecordProcesses("upgraded")
@@ -28,9 +28,9 @@ func versionUpgrade(b *Box) {
 
 func TestPackageUpgradeToTheNextCtrld(t *testing.T) {
 	t.Parallel()
-	all := Binaries(t)
+	all := ctrldBinaries(t)
 	if len(all) < 2 {
-		testenv.Unavailable(t, "%s names one ctrld; this scenario upgrades from the first to the next", BinaryEnv)
+		testenv.Unavailable(t, "%s names one ctrld; this scenario upgrades from the first to the next", binaryEnv)
 	}
 	for i := range all[:len(all)-1] {
 		from, to := all[i], all[i+1]
@@ -53,7 +53,7 @@ func TestPackageUpgradeToTheNextCtrld(t *testing.T) {
 			if daemons := ctrldProcesses(r.ProcessSnapshots["upgraded"]); len(daemons) != 1 {
 				snap, _ := r.SnapshotNamed("upgraded")
 				t.Errorf("want one daemon after the upgrade, got %v; its logs:\n%s\n%s\n%s", daemons,
-					Redact(snap.File("/etc/controld/ctrld.log").Content), Redact(snap.File("/var/log/ctrld.log").Content), Redact(snap.File("/var/log/ctrld.err").Content))
+					redact(snap.File("/etc/controld/ctrld.log").Content), redact(snap.File("/var/log/ctrld.log").Content), redact(snap.File("/var/log/ctrld.err").Content))
 			}
 			wantRemoved(t, r, "dpkg --purge", "after-purge")
 		})
