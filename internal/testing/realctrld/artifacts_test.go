@@ -115,7 +115,7 @@ func newSandbox(t *testing.T, ctrld ctrldBinary, name string) *sandbox {
 	s := prepareSandbox(t, name)
 	dir := artifactsOf(t, ctrld.Path)
 	for _, n := range []string{shareCtrld, shareWrapper, shareDeb, shareRPM, shareTarball, shareUpgradeDeb} {
-		if err := os.Link(filepath.Join(dir, n), filepath.Join(s.ShareDir(), n)); err != nil {
+		if err := os.Link(filepath.Join(dir, n), filepath.Join(s.shareDir(), n)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -127,7 +127,7 @@ func newSandbox(t *testing.T, ctrld ctrldBinary, name string) *sandbox {
 func shareNext(t *testing.T, s *sandbox, next ctrldBinary) {
 	t.Helper()
 	dir := artifactsOf(t, next.Path)
-	if err := os.Link(filepath.Join(dir, shareUpgradeDeb), filepath.Join(s.ShareDir(), shareNextDeb)); err != nil {
+	if err := os.Link(filepath.Join(dir, shareUpgradeDeb), filepath.Join(s.shareDir(), shareNextDeb)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -75,11 +75,11 @@ func runInside(scenarios map[string]scenario, ownSyslog bool) int {
 	}()
 	if b.syslog != nil {
 		time.Sleep(100 * time.Millisecond) // let the last datagrams arrive
-		b.report.Syslog = b.syslog.Messages()
+		b.report.Syslog = b.syslog.messages()
 	}
 	b.report.Processes = processes()
 	if b.api != nil {
-		b.report.API = b.api.Requests()
+		b.report.API = b.api.recorded()
 	}
 	data, err := json.MarshalIndent(&b.report, "", " ")
 	if err != nil {
@@ -91,26 +91,26 @@ func runInside(scenarios map[string]scenario, ownSyslog bool) int {
 	return 0
 }
 
-// Fail stops the scenario with a reason the host reports.
-func (b *box) Fail(format string, args ...any) {
+// fail stops the scenario with a reason the host reports.
+func (b *box) fail(format string, args ...any) {
 	panic(fmt.Sprintf(format, args...))
 }
 
-// Run runs one command with BaseEnv plus env, bounded by timeout; the
+// run runs one command with baseEnv plus env, bounded by timeout; the
 // whole process group is killed when it outlives the bound.
-func (b *box) Run(name string, timeout time.Duration, env []string, argv ...string) stepResult {
-	return b.run(name, timeout, env, false, argv...)
+func (b *box) run(name string, timeout time.Duration, env []string, argv ...string) stepResult {
+	return b.runStep(name, timeout, env, false, argv...)
 }
 
-// RunSecret is Run for a command given the token on purpose (ctrld
+// runSecret is run for a command given the token on purpose (ctrld
 // itself): its output is kept only for redaction.
-func (b *box) RunSecret(name string, timeout time.Duration, env []string, argv ...string) stepResult {
-	return b.run(name, timeout, env, true, argv...)
+func (b *box) runSecret(name string, timeout time.Duration, env []string, argv ...string) stepResult {
+	return b.runStep(name, timeout, env, true, argv...)
 }
 
-func (b *box) run(name string, timeout time.Duration, env []string, secret bool, argv ...string) stepResult {
+func (b *box) runStep(name string, timeout time.Duration, env []string, secret bool, argv ...string) stepResult {
 	if err := mustBeIsolated(); err != nil {
-		b.Fail("%v", err)
+		b.fail("%v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
@@ -156,20 +156,20 @@ func (b *box) add(s stepResult) {
 	b.report.Steps = append(b.report.Steps, s)
 }
 
-// Must runs a setup command that has to succeed.
-func (b *box) Must(argv ...string) {
+// must runs a setup command that has to succeed.
+func (b *box) must(argv ...string) {
 	if err := mustBeIsolated(); err != nil {
-		b.Fail("%v", err)
+		b.fail("%v", err)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = baseEnv
 	if out, err := cmd.CombinedOutput(); err != nil {
-		b.Fail("%s: %v: %s", strings.Join(argv, " "), err, out)
+		b.fail("%s: %v: %s", strings.Join(argv, " "), err, out)
 	}
 }
 
-// Snapshot records the state of paths; a pattern holding * is globbed.
-func (b *box) Snapshot(name string, paths ...string) snapshot {
+// snapshot records the state of paths; a pattern holding * is globbed.
+func (b *box) snapshot(name string, paths ...string) snapshot {
 	snap := snapshot{Name: name}
 	for _, p := range paths {
 		matches := []string{p}
@@ -203,22 +203,22 @@ func fileState(path string) pathState {
 	return f
 }
 
-// Write puts a file in place (inside the overlays).
-func (b *box) Write(path string, mode os.FileMode, content string) {
+// write puts a file in place (inside the overlays).
+func (b *box) write(path string, mode os.FileMode, content string) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		b.Fail("%v", err)
+		b.fail("%v", err)
 	}
 	if err := os.WriteFile(path, []byte(content), mode); err != nil {
-		b.Fail("%v", err)
+		b.fail("%v", err)
 	}
 	os.Chmod(path, mode)
 }
 
-// Remove deletes a path.
-func (b *box) Remove(path string) { os.RemoveAll(path) }
+// remove deletes a path.
+func (b *box) remove(path string) { os.RemoveAll(path) }
 
-// RecordProcesses keeps the processes running now under a name.
-func (b *box) RecordProcesses(name string) []process {
+// recordProcesses keeps the processes running now under a name.
+func (b *box) recordProcesses(name string) []process {
 	procs := processes()
 	if b.report.ProcessSnapshots == nil {
 		b.report.ProcessSnapshots = map[string][]process{}
@@ -227,8 +227,8 @@ func (b *box) RecordProcesses(name string) []process {
 	return procs
 }
 
-// Pids lists the processes whose argv[0] ends in name.
-func (b *box) Pids(name string) []int {
+// pids lists the processes whose argv[0] ends in name.
+func (b *box) pids(name string) []int {
 	var pids []int
 	for _, p := range processes() {
 		if len(p.Argv) > 0 && filepath.Base(p.Argv[0]) == name {

@@ -7,12 +7,12 @@ import (
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
-// CheckCanary fails the test when the canary token shows anywhere the
+// checkCanary fails the test when the canary token shows anywhere the
 // scenario could leak it: a step's output (ctrld's own secret steps
 // aside), syslog, any process's argv or environment at the end, any file
 // written in the overlays (package databases and logs included) except
 // the inputs named (paths inside, such as the settings file).
-func (s *sandbox) CheckCanary(t *testing.T, inputs ...string) {
+func (s *sandbox) checkCanary(t *testing.T, inputs ...string) {
 	t.Helper()
 	r := s.Report
 	for _, st := range r.Steps {
@@ -39,10 +39,10 @@ func (s *sandbox) CheckCanary(t *testing.T, inputs ...string) {
 	}
 	var except []string
 	for _, in := range inputs {
-		except = append(except, s.UpperDir()+in)
+		except = append(except, s.upperDir()+in)
 	}
-	for _, f := range testenv.FilesWithCanary(s.UpperDir(), except...) {
-		t.Errorf("%s: the token is in a file written inside: %s", s.Name, strings.TrimPrefix(f, s.UpperDir()))
+	for _, f := range testenv.FilesWithCanary(s.upperDir(), except...) {
+		t.Errorf("%s: the token is in a file written inside: %s", s.Name, strings.TrimPrefix(f, s.upperDir()))
 	}
 }
 

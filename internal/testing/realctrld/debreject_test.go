@@ -15,21 +15,21 @@ import (
 // the API rejects it, the admin fixes it on the dashboard and runs dpkg
 // --configure -a.
 func debRejectThenFix(b *box) {
-	b.Snapshot("resolv-before", resolvConf)
-	api := b.StartAPI(testenv.Canary, apiRejects)
-	b.Run("dpkg -i unconfigured", slow, nil, "dpkg", "-i", shareInside+"/ctrld.deb")
+	b.snapshot("resolv-before", resolvConf)
+	api := b.startAPI(testenv.Canary, apiRejects)
+	b.run("dpkg -i unconfigured", slow, nil, "dpkg", "-i", shareInside+"/ctrld.deb")
 	writeSettings(b)
-	b.Run("dpkg-reconfigure", slow, nil, "dpkg-reconfigure", "ctrld")
+	b.run("dpkg-reconfigure", slow, nil, "dpkg-reconfigure", "ctrld")
 	recordFailure(b, "after-reconfigure")
-	b.Run("status after reconfigure", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
-	b.Run("dpkg -i", slow, nil, "dpkg", "-i", shareInside+"/ctrld.deb")
+	b.run("status after reconfigure", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
+	b.run("dpkg -i", slow, nil, "dpkg", "-i", shareInside+"/ctrld.deb")
 	recordFailure(b, "after-install")
-	b.Run("status after failure", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
-	api.SetMode(apiAccepts)
-	b.Run("dpkg --configure -a", slow, nil, "dpkg", "--configure", "-a")
-	b.Run("status after fix", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
-	b.Run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
-	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
+	b.run("status after failure", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
+	api.setMode(apiAccepts)
+	b.run("dpkg --configure -a", slow, nil, "dpkg", "--configure", "-a")
+	b.run("status after fix", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
+	b.run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
+	b.run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
 	recordRemoval(b, "after-purge")
 }
 

@@ -6,21 +6,20 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 // A real provisioning from the .deb against the fake API, then an upgrade
 // with no token left anywhere, then a purge.
 func debSuccess(b *box) {
 	installProvisionedDeb(b)
-	b.Run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
-	b.RecordProcesses("installed")
-	b.Snapshot("installed", resolvConf, "/etc/controld", "/etc/controld/ctrld.toml", "/etc/init.d/ctrld")
-	b.Remove(settingsFile)
-	b.Run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", shareInside+"/ctrld.deb")
-	b.Run("ctrld status after upgrade", quick, nil, "/usr/bin/ctrld", "status")
-	b.RecordProcesses("upgraded")
-	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
+	b.run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
+	b.recordProcesses("installed")
+	b.snapshot("installed", resolvConf, "/etc/controld", "/etc/controld/ctrld.toml", "/etc/init.d/ctrld")
+	b.remove(settingsFile)
+	b.run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", shareInside+"/ctrld.deb")
+	b.run("ctrld status after upgrade", quick, nil, "/usr/bin/ctrld", "status")
+	b.recordProcesses("upgraded")
+	b.run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
 	recordRemoval(b, "after-purge")
 }
 
@@ -40,9 +39,9 @@ func TestDebProvisionsForReal(t *testing.T) {
 			!strings.Contains(strings.Join(daemons[0].Argv, " "), "--cd="+deviceUID) {
 			t.Errorf("want one daemon running with the uid, got %v", daemons)
 		}
-		installed, _ := r.SnapshotNamed("installed")
-		if !strings.Contains(installed.File(resolvConf).Content, "nameserver 127.0.0.1") {
-			t.Errorf("resolv.conf does not point at ctrld: %q", installed.File(resolvConf).Content)
+		installed, _ := r.snapshotNamed("installed")
+		if !strings.Contains(installed.file(resolvConf).Content, "nameserver 127.0.0.1") {
+			t.Errorf("resolv.conf does not point at ctrld: %q", installed.file(resolvConf).Content)
 		}
 		upgrade := step(t, r, "dpkg -i (upgrade)")
 		wantLineOnce(t, upgrade, lineComplete)

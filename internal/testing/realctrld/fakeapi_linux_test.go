@@ -19,7 +19,7 @@ import (
 // fallback IP and the DoH upstream's bootstrap IPs (also the network
 // probe's targets).
 var (
-	apiAddr = "147.185.34.1"
+	apiAddr  = "147.185.34.1"
 	dohAddrs = []string{"76.76.2.22", "76.76.2.11"}
 )
 
@@ -47,20 +47,20 @@ type fakeAPI struct {
 	servers  []*http.Server
 }
 
-// StartAPI adds the fixed addresses to lo, trusts a fresh CA and serves
+// startAPI adds the fixed addresses to lo, trusts a fresh CA and serves
 // the API and DoH on port 443. token is the provisioning token it
 // accepts.
-func (b *box) StartAPI(token string, mode apiMode) *fakeAPI {
+func (b *box) startAPI(token string, mode apiMode) *fakeAPI {
 	for _, addr := range append([]string{apiAddr}, dohAddrs...) {
-		b.Must("/usr/sbin/ip", "addr", "add", addr+"/32", "dev", "lo")
+		b.must("/usr/sbin/ip", "addr", "add", addr+"/32", "dev", "lo")
 	}
 	cert, caPEM, err := throwawayCert()
 	if err != nil {
-		b.Fail("certificate: %v", err)
+		b.fail("certificate: %v", err)
 	}
 	f, err := os.OpenFile(systemTrust, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
-		b.Fail("trust store: %v", err)
+		b.fail("trust store: %v", err)
 	}
 	f.Write(caPEM)
 	f.Close()
@@ -68,7 +68,7 @@ func (b *box) StartAPI(token string, mode apiMode) *fakeAPI {
 	for _, addr := range append([]string{apiAddr}, dohAddrs...) {
 		ln, err := net.Listen("tcp", addr+":443")
 		if err != nil {
-			b.Fail("listen %s: %v", addr, err)
+			b.fail("listen %s: %v", addr, err)
 		}
 		srv := &http.Server{Handler: api, TLSConfig: &tls.Config{Certificates: []tls.Certificate{cert}}, ReadHeaderTimeout: 5 * time.Second}
 		api.servers = append(api.servers, srv)
@@ -78,22 +78,22 @@ func (b *box) StartAPI(token string, mode apiMode) *fakeAPI {
 	return api
 }
 
-// Offline takes the fixed addresses off lo: the machine has no network.
-func (b *box) Offline() {
+// offline takes the fixed addresses off lo: the machine has no network.
+func (b *box) offline() {
 	for _, addr := range append([]string{apiAddr}, dohAddrs...) {
-		b.Must("/usr/sbin/ip", "addr", "del", addr+"/32", "dev", "lo")
+		b.must("/usr/sbin/ip", "addr", "del", addr+"/32", "dev", "lo")
 	}
 }
 
-// SetMode changes how later provisioning requests are answered.
-func (a *fakeAPI) SetMode(m apiMode) {
+// setMode changes how later provisioning requests are answered.
+func (a *fakeAPI) setMode(m apiMode) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.mode = m
 }
 
-// Requests lists what was asked so far.
-func (a *fakeAPI) Requests() []apiRequest {
+// recorded lists what was asked so far.
+func (a *fakeAPI) recorded() []apiRequest {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return append([]apiRequest(nil), a.requests...)

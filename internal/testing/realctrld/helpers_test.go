@@ -46,29 +46,29 @@ const (
 )
 
 func installBinaries(b *box) {
-	b.Must("cp", shareInside+"/ctrld", shareInside+"/ctrld-install", "/usr/local/bin/")
+	b.must("cp", shareInside+"/ctrld", shareInside+"/ctrld-install", "/usr/local/bin/")
 }
 
 func writeSettings(b *box) {
-	b.Must("mkdir", "-p", "-m", "700", "/etc/controld")
-	b.Write(settingsFile, 0o600, "ProvisionToken="+testenv.Canary+"\n")
+	b.must("mkdir", "-p", "-m", "700", "/etc/controld")
+	b.write(settingsFile, 0o600, "ProvisionToken="+testenv.Canary+"\n")
 }
 
 // installProvisionedDeb installs the .deb with the token in the settings
 // file and an API that accepts it, after noting resolv.conf as it was.
 func installProvisionedDeb(b *box) {
-	b.Snapshot("resolv-before", resolvConf)
-	b.StartAPI(testenv.Canary, apiAccepts)
+	b.snapshot("resolv-before", resolvConf)
+	b.startAPI(testenv.Canary, apiAccepts)
 	writeSettings(b)
-	b.Run("dpkg -i", slow, nil, "dpkg", "-i", shareInside+"/ctrld.deb")
+	b.run("dpkg -i", slow, nil, "dpkg", "-i", shareInside+"/ctrld.deb")
 }
 
 // recordRemoval notes, under label, what the package's removal left:
 // the footprint, resolv.conf and the processes still running.
 func recordRemoval(b *box, label string) {
-	b.Snapshot(label, footprint...)
-	b.Snapshot("resolv-after", resolvConf)
-	b.RecordProcesses(label)
+	b.snapshot(label, footprint...)
+	b.snapshot("resolv-after", resolvConf)
+	b.recordProcesses(label)
 }
 
 // removalBound is the contract's bound on a package removal and on an
@@ -81,20 +81,20 @@ var serviceFiles = []string{"/etc/init.d/ctrld", "/etc/rc?.d/*ctrld*", "/etc/sys
 // recordFailure notes, after a failing step, what a failed install must
 // not leave: resolv.conf changed, a ctrld service, a ctrld process.
 func recordFailure(b *box, label string) {
-	b.Snapshot(label, append([]string{resolvConf}, serviceFiles...)...)
-	b.RecordProcesses(label)
+	b.snapshot(label, append([]string{resolvConf}, serviceFiles...)...)
+	b.recordProcesses(label)
 }
 
 // wantDNSAfterFailure checks a recordFailure: resolv.conf as before the
 // scenario, no ctrld service known and no ctrld running.
 func wantDNSAfterFailure(t *testing.T, r *report, label string) {
 	t.Helper()
-	before, _ := r.SnapshotNamed("resolv-before")
-	snap, ok := r.SnapshotNamed(label)
+	before, _ := r.snapshotNamed("resolv-before")
+	snap, ok := r.snapshotNamed(label)
 	if !ok {
 		t.Fatalf("no snapshot %s", label)
 	}
-	if b, a := before.File(resolvConf), snap.File(resolvConf); !b.Exists || a.Content != b.Content || a.Mode != b.Mode {
+	if b, a := before.file(resolvConf), snap.file(resolvConf); !b.Exists || a.Content != b.Content || a.Mode != b.Mode {
 		t.Errorf("%s: resolv.conf changed by a failed install: before %q, after %q", label, b.Content, a.Content)
 	}
 	for _, f := range snap.Files[1:] {
@@ -118,8 +118,8 @@ func runScenario(t *testing.T, ctrld ctrldBinary, name string, limit time.Durati
 func judgeScenario(t *testing.T, s *sandbox, limit time.Duration) *report {
 	t.Helper()
 	name := s.Name
-	r := s.Run(t, limit)
-	s.CheckCanary(t, settingsFile)
+	r := s.run(t, limit)
+	s.checkCanary(t, settingsFile)
 	for _, st := range r.Steps {
 		t.Logf("%-22s exit %3d  %6.1fs  %s", st.Name, st.Exit, st.Duration.Seconds(), summary(st))
 	}
@@ -143,7 +143,7 @@ func summary(st stepResult) string {
 // step returns a step that must have run.
 func step(t *testing.T, r *report, name string) stepResult {
 	t.Helper()
-	st, ok := r.StepNamed(name)
+	st, ok := r.stepNamed(name)
 	if !ok {
 		t.Fatalf("no step %s", name)
 	}
@@ -186,11 +186,11 @@ func wantRemoved(t *testing.T, r *report, stepName, snapshot string) {
 // wantNothingLeft checks a footprint snapshot: none of it exists.
 func wantNothingLeft(t *testing.T, r *report, snapshot string) {
 	t.Helper()
-	snap, ok := r.SnapshotNamed(snapshot)
+	snap, ok := r.snapshotNamed(snapshot)
 	if !ok {
 		t.Fatalf("no snapshot %s", snapshot)
 	}
-	if left := snap.Existing(); len(left) > 0 {
+	if left := snap.existing(); len(left) > 0 {
 		t.Errorf("%s: left behind %v", snapshot, left)
 	}
 }
@@ -198,9 +198,9 @@ func wantNothingLeft(t *testing.T, r *report, snapshot string) {
 // wantResolvRestored compares resolv.conf at the end with the start.
 func wantResolvRestored(t *testing.T, r *report) {
 	t.Helper()
-	before, _ := r.SnapshotNamed("resolv-before")
-	after, _ := r.SnapshotNamed("resolv-after")
-	if b, a := before.File(resolvConf), after.File(resolvConf); !b.Exists || a.Content != b.Content || a.Mode != b.Mode {
+	before, _ := r.snapshotNamed("resolv-before")
+	after, _ := r.snapshotNamed("resolv-after")
+	if b, a := before.file(resolvConf), after.file(resolvConf); !b.Exists || a.Content != b.Content || a.Mode != b.Mode {
 		t.Errorf("resolv.conf not restored: before %o %q, after %o %q", b.Mode, b.Content, a.Mode, a.Content)
 	}
 }

@@ -158,8 +158,8 @@ func pidNamespace(pid string) uint64 {
 	return st.Ino
 }
 
-// Compare lists what differs between two host snapshots.
-func (h hostState) Compare(after hostState) []string {
+// compare lists what differs between two host snapshots.
+func (h hostState) compare(after hostState) []string {
 	var diffs []string
 	for p, v := range after.Files {
 		if h.Files[p] != v {
@@ -188,7 +188,7 @@ func (h hostState) Compare(after hostState) []string {
 	return diffs
 }
 
-// sandbox is one scenario's run: its host folder and, after Run, its
+// sandbox is one scenario's run: its host folder and, after run, its
 // report.
 type sandbox struct {
 	Name   string
@@ -199,13 +199,13 @@ type sandbox struct {
 	Took   time.Duration
 }
 
-// UpperDir is the scenario's overlay upper folder for a system folder:
+// upperDir is the scenario's overlay upper folder for a system folder:
 // every file written there during the scenario.
-func (s *sandbox) UpperDir() string { return filepath.Join(s.Work, "upper") }
+func (s *sandbox) upperDir() string { return filepath.Join(s.Work, "upper") }
 
-// ShareDir is where the host puts what the scenario needs; inside it is
-// Share.
-func (s *sandbox) ShareDir() string { return filepath.Join(s.Work, "share") }
+// shareDir is where the host puts what the scenario needs; inside it is
+// shareInside.
+func (s *sandbox) shareDir() string { return filepath.Join(s.Work, "share") }
 
 // prepareSandbox prepares a scenario's folder.
 func prepareSandbox(t *testing.T, name string) *sandbox {
@@ -216,16 +216,16 @@ func prepareSandbox(t *testing.T, name string) *sandbox {
 	testenv.RequireTool(t, "unshare")
 	work := t.TempDir()
 	s := &sandbox{Name: name, Work: work}
-	if err := os.MkdirAll(s.ShareDir(), 0o755); err != nil {
+	if err := os.MkdirAll(s.shareDir(), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-// Run runs the scenario in its namespaces, bounded by limit, and checks
+// run runs the scenario in its namespaces, bounded by limit, and checks
 // that the host is as it was before. The namespace and everything in it
 // is killed when the scenario ends or the bound passes.
-func (s *sandbox) Run(t *testing.T, limit time.Duration) *report {
+func (s *sandbox) run(t *testing.T, limit time.Duration) *report {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
@@ -280,7 +280,7 @@ func (s *sandbox) Run(t *testing.T, limit time.Duration) *report {
 // checkHost fails the test when the host changed.
 func (s *sandbox) checkHost(t *testing.T, before hostState) {
 	t.Helper()
-	if diffs := before.Compare(snapshotHost()); len(diffs) > 0 {
+	if diffs := before.compare(snapshotHost()); len(diffs) > 0 {
 		t.Errorf("scenario %s changed the host:\n%s", s.Name, strings.Join(diffs, "\n"))
 	}
 }

@@ -24,14 +24,14 @@ func TestHostSnapshotSeesChanges(t *testing.T) {
 
 	before := snapshotHost()
 	appendTo(log, "2026-12-01 status installed ctrld:amd64 1.1.0\n")
-	if diffs := before.Compare(snapshotHost()); len(diffs) != 0 {
+	if diffs := before.compare(snapshotHost()); len(diffs) != 0 {
 		t.Fatalf("nothing of ours changed, got %v", diffs)
 	}
 	appendTo(log, "2026-12-01 status installed ctrld:amd64 "+packageVersion+"\n")
 	os.WriteFile(conf, []byte("nameserver 127.0.0.1\n"), 0o644)
 	os.WriteFile(filepath.Join(initd, "ctrld"), []byte("#!/bin/sh\n"), 0o755)
 	os.Remove(filepath.Join(initd, "other"))
-	diffs := strings.Join(before.Compare(snapshotHost()), "\n")
+	diffs := strings.Join(before.compare(snapshotHost()), "\n")
 	for _, want := range []string{log + ": 2026-12-01 status installed", conf, filepath.Join(initd, "ctrld"), filepath.Join(initd, "other") + ": gone"} {
 		if !strings.Contains(diffs, want) {
 			t.Errorf("missed %s in:\n%s", want, diffs)

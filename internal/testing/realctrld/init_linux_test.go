@@ -93,7 +93,7 @@ func reapUntil(pid int) int {
 // buildFileSystem lays the namespace's file system over the host's:
 // overlays on the writable system folders, every other top folder
 // read-only, fresh tmpfs on /run, /tmp, /dev and /dev/shm, and the
-// scenario's host folder at InsideDir.
+// scenario's host folder at insideDir.
 func buildFileSystem(work string) error {
 	if work == "" {
 		return errors.New("no scenario folder")

@@ -5,7 +5,6 @@ package realctrld
 import (
 	"os"
 	"testing"
-
 )
 
 // scenarios run inside the namespaces; each _test.go file holds one with

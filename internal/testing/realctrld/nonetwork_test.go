@@ -27,13 +27,13 @@ func fixtureDir(ctrld ctrldBinary) string {
 // A fresh install on a machine with no network at all: ctrld fails at
 // once, prints the token in its fatal line, and leaves no identifier.
 func noNetwork(b *box) {
-	b.Snapshot("resolv-before", resolvConf)
+	b.snapshot("resolv-before", resolvConf)
 	installBinaries(b)
-	b.Run("wrapper start", quick, tokenEnv, wrapperBin, "start")
+	b.run("wrapper start", quick, tokenEnv, wrapperBin, "start")
 	recordFailure(b, "after-failure")
-	b.Snapshot("after-wrapper", "/etc/controld", "/run/ctrld_start.sock", "/etc/controld/ctrld-install-last-result")
-	b.RunSecret("ctrld start", quick, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
-	b.Snapshot("after-ctrld", "/run/ctrld_start.sock", "/etc/init.d/ctrld")
+	b.snapshot("after-wrapper", "/etc/controld", "/run/ctrld_start.sock", "/etc/controld/ctrld-install-last-result")
+	b.runSecret("ctrld start", quick, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
+	b.snapshot("after-ctrld", "/run/ctrld_start.sock", "/etc/init.d/ctrld")
 }
 
 func TestFreshInstallWithNoNetwork(t *testing.T) {
@@ -41,11 +41,11 @@ func TestFreshInstallWithNoNetwork(t *testing.T) {
 		r := runScenario(t, ctrld, "no-network", 3*time.Minute)
 		wantOneLine(t, step(t, r, "wrapper start"), lineUnidentified, 64)
 		wantDNSAfterFailure(t, r, "after-failure")
-		snap, _ := r.SnapshotNamed("after-wrapper")
-		if home := snap.File("/etc/controld"); os.FileMode(home.Mode).Perm() != 0o700 {
+		snap, _ := r.snapshotNamed("after-wrapper")
+		if home := snap.file("/etc/controld"); os.FileMode(home.Mode).Perm() != 0o700 {
 			t.Errorf("/etc/controld made %v", os.FileMode(home.Mode))
 		}
-		if last := snap.File("/etc/controld/ctrld-install-last-result"); last.Content != lineUnidentified+"\n" {
+		if last := snap.file("/etc/controld/ctrld-install-last-result"); last.Content != lineUnidentified+"\n" {
 			t.Errorf("last-result record %q", last.Content)
 		}
 		if !syslogHas(r, lineUnidentified) {

@@ -5,16 +5,15 @@ package realctrld
 import (
 	"testing"
 	"time"
-
 )
 
 // A route that goes nowhere: every packet is dropped, so ctrld's API
 // calls hang until the wrapper's --timeout kills its whole tree.
 func routeToNowhere(b *box) {
-	b.Snapshot("resolv-before", resolvConf)
+	b.snapshot("resolv-before", resolvConf)
 	installBinaries(b)
-	b.Must("/usr/sbin/ip", "route", "add", "default", "dev", "lo")
-	b.Run("wrapper start", quick, tokenEnv, wrapperBin, "start", "--timeout=5s")
+	b.must("/usr/sbin/ip", "route", "add", "default", "dev", "lo")
+	b.run("wrapper start", quick, tokenEnv, wrapperBin, "start", "--timeout=5s")
 	recordFailure(b, "after-timeout")
 }
 

@@ -17,36 +17,36 @@ import (
 func offlinePurge(b *box) {
 	installProvisionedDeb(b)
 	bootOffline(b)
-	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
+	b.run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
 	recordRemoval(b, "after-purge")
 }
 
 // offlineErase is offlinePurge for the .rpm.
 func offlineErase(b *box) {
-	b.Snapshot("resolv-before", resolvConf)
-	b.Must("rpm", "--initdb")
-	b.StartAPI(testenv.Canary, apiAccepts)
+	b.snapshot("resolv-before", resolvConf)
+	b.must("rpm", "--initdb")
+	b.startAPI(testenv.Canary, apiAccepts)
 	writeSettings(b)
 	// --nodeps: nothing in Debian's empty rpm database provides /bin/sh.
-	b.Run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", shareInside+"/ctrld.rpm")
+	b.run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", shareInside+"/ctrld.rpm")
 	bootOffline(b)
-	b.Run("rpm -e", slow, nil, "rpm", "-e", "ctrld")
+	b.run("rpm -e", slow, nil, "rpm", "-e", "ctrld")
 	recordRemoval(b, "after-erase")
 }
 
 // bootOffline is a power loss, then a boot with no network: the daemon
 // starts and never opens its control socket.
 func bootOffline(b *box) {
-	for _, pid := range b.Pids("ctrld") {
-		b.Must("kill", "-9", strconv.Itoa(pid))
+	for _, pid := range b.pids("ctrld") {
+		b.must("kill", "-9", strconv.Itoa(pid))
 	}
-	b.Remove("/run/ctrld.pid")
-	b.Remove("/run/ctrld_control.sock")
-	b.Offline()
-	b.Run("boot: init.d start", quick, nil, "/etc/init.d/ctrld", "start")
+	b.remove("/run/ctrld.pid")
+	b.remove("/run/ctrld_control.sock")
+	b.offline()
+	b.run("boot: init.d start", quick, nil, "/etc/init.d/ctrld", "start")
 	time.Sleep(2 * time.Second)
-	b.RecordProcesses("booted")
-	b.Snapshot("booted", resolvConf, "/run/ctrld_control.sock")
+	b.recordProcesses("booted")
+	b.snapshot("booted", resolvConf, "/run/ctrld_control.sock")
 }
 
 // wantBootedOffline checks bootOffline got the slow case.
@@ -55,8 +55,8 @@ func wantBootedOffline(t *testing.T, r *report) {
 	if len(ctrldProcesses(r.ProcessSnapshots["booted"])) == 0 {
 		t.Fatal("the daemon did not start at the offline boot")
 	}
-	booted, _ := r.SnapshotNamed("booted")
-	if booted.File("/run/ctrld_control.sock").Exists {
+	booted, _ := r.snapshotNamed("booted")
+	if booted.file("/run/ctrld_control.sock").Exists {
 		t.Error("the daemon made its control socket offline: this is not the slow case")
 	}
 }

@@ -5,7 +5,6 @@ package realctrld
 import (
 	"testing"
 	"time"
-
 )
 
 // lineReloadFailed is the offline upgrade's line: the new binary is in
@@ -19,11 +18,11 @@ const lineReloadFailed = "provisioning failed: stage=package code=SERVICE_RELOAD
 func offlineUpgrade(b *box) {
 	installProvisionedDeb(b)
 	bootOffline(b)
-	b.Run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", shareInside+"/ctrld-upgrade.deb")
-	b.RecordProcesses("upgraded")
-	b.Snapshot("upgraded", resolvConf, "/etc/init.d/ctrld")
-	b.Run("status after upgrade", quick, nil, "dpkg-query", "-W", "-f=${Status} ${Version}", "ctrld")
-	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
+	b.run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", shareInside+"/ctrld-upgrade.deb")
+	b.recordProcesses("upgraded")
+	b.snapshot("upgraded", resolvConf, "/etc/init.d/ctrld")
+	b.run("status after upgrade", quick, nil, "dpkg-query", "-W", "-f=${Status} ${Version}", "ctrld")
+	b.run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
 	recordRemoval(b, "after-purge")
 }
 
@@ -44,8 +43,8 @@ func TestOfflineUpgradeKeepsTheService(t *testing.T) {
 		if len(upgraded) != 1 || len(booted) != 1 || upgraded[0].Pid != booted[0].Pid {
 			t.Errorf("the service running before the upgrade must still run: before %v, after %v", booted, upgraded)
 		}
-		snap, _ := r.SnapshotNamed("upgraded")
-		if !snap.File("/etc/init.d/ctrld").Exists {
+		snap, _ := r.snapshotNamed("upgraded")
+		if !snap.file("/etc/init.d/ctrld").Exists {
 			t.Error("the upgrade removed the service")
 		}
 		wantRemoved(t, r, "dpkg --purge", "after-purge")

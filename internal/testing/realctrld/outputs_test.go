@@ -27,14 +27,14 @@ var ctrldOutputs = []struct {
 
 func captureOutputs(b *box) {
 	installBinaries(b)
-	api := b.StartAPI(testenv.Canary, apiRejects)
-	b.RunSecret("start rejected", quick, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
-	api.SetMode(apiAccepts)
-	b.RunSecret("start", slow, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
-	b.Run("status running", quick, nil, ctrldBin, "status")
-	b.Run("restart", slow, nil, ctrldBin, "restart")
-	b.Run("uninstall", slow, nil, ctrldBin, "uninstall")
-	b.Run("status not installed", quick, nil, ctrldBin, "status")
+	api := b.startAPI(testenv.Canary, apiRejects)
+	b.runSecret("start rejected", quick, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
+	api.setMode(apiAccepts)
+	b.runSecret("start", slow, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
+	b.run("status running", quick, nil, ctrldBin, "status")
+	b.run("restart", slow, nil, ctrldBin, "restart")
+	b.run("uninstall", slow, nil, ctrldBin, "uninstall")
+	b.run("status not installed", quick, nil, ctrldBin, "status")
 }
 
 func TestRealCtrldOutputsMatchFixtures(t *testing.T) {

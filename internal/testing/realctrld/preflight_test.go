@@ -46,25 +46,25 @@ type preflightJSON struct {
 // runPreflight runs preflight with env, then snapshots what it must not
 // have changed.
 func runPreflight(b *box, env []string) {
-	b.Snapshot("resolv-before", resolvConf)
-	b.Run("preflight", quick, env, wrapperBin, "preflight", "--json")
-	b.Snapshot("after-preflight", footprint...)
-	b.Snapshot("resolv-after", resolvConf)
+	b.snapshot("resolv-before", resolvConf)
+	b.run("preflight", quick, env, wrapperBin, "preflight", "--json")
+	b.snapshot("after-preflight", footprint...)
+	b.snapshot("resolv-after", resolvConf)
 }
 
 // A fresh install that works: the fake API accepts the token.
 func preflightReady(b *box) {
 	installBinaries(b)
-	api := b.StartAPI(testenv.Canary, apiAccepts)
+	api := b.startAPI(testenv.Canary, apiAccepts)
 	runPreflight(b, tokenEnv)
-	b.Write("/tmp/api-after-preflight", 0o600, apiKinds(api))
-	b.Snapshot("api-after-preflight", "/tmp/api-after-preflight")
-	b.Run("wrapper start", slow, tokenEnv, wrapperBin, "start")
+	b.write("/tmp/api-after-preflight", 0o600, apiKinds(api))
+	b.snapshot("api-after-preflight", "/tmp/api-after-preflight")
+	b.run("wrapper start", slow, tokenEnv, wrapperBin, "start")
 }
 
 func apiKinds(api *fakeAPI) string {
 	var kinds []string
-	for _, r := range api.Requests() {
+	for _, r := range api.recorded() {
 		kinds = append(kinds, r.Kind)
 	}
 	return strings.Join(kinds, " ")
@@ -74,7 +74,7 @@ func apiKinds(api *fakeAPI) string {
 // scenario's own process.
 func preflightPortHeld(b *box) {
 	portHeldThenStart(b, "0.0.0.0")
-	b.RunSecret("ctrld start", slow, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
+	b.runSecret("ctrld start", slow, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
 }
 
 // Another process holds port 53 on one loopback address only, as
@@ -86,10 +86,10 @@ func preflightPortPartlyHeld(b *box) { portHeldThenStart(b, "127.0.0.53") }
 // preflight, then start.
 func portHeldThenStart(b *box, ip string) {
 	installBinaries(b)
-	b.StartAPI(testenv.Canary, apiAccepts)
+	b.startAPI(testenv.Canary, apiAccepts)
 	holdPort53(b, ip)
 	runPreflight(b, tokenEnv)
-	b.Run("wrapper start", slow, tokenEnv, wrapperBin, "start")
+	b.run("wrapper start", slow, tokenEnv, wrapperBin, "start")
 }
 
 // heldPorts keeps the sockets holding port 53 open until the scenario's
@@ -102,15 +102,15 @@ func holdPort53(b *box, ip string) {
 	addr := net.JoinHostPort(ip, "53")
 	udp, err := net.ListenPacket("udp", addr)
 	if err != nil {
-		b.Fail("hold udp %s: %v", addr, err)
+		b.fail("hold udp %s: %v", addr, err)
 	}
 	tcp, err := net.Listen("tcp", addr)
 	if err != nil {
-		b.Fail("hold tcp %s: %v", addr, err)
+		b.fail("hold tcp %s: %v", addr, err)
 	}
 	heldPorts = append(heldPorts, udp, tcp)
-	b.Write(holderFile, 0o600, strconv.Itoa(os.Getpid()))
-	b.Snapshot("holder", holderFile)
+	b.write(holderFile, 0o600, strconv.Itoa(os.Getpid()))
+	b.snapshot("holder", holderFile)
 }
 
 // holderFile holds the pid of the process holding port 53.
@@ -120,18 +120,18 @@ const holderFile = "/tmp/port-53-holder"
 func preflightNoNetwork(b *box) {
 	installBinaries(b)
 	runPreflight(b, tokenEnv)
-	b.Run("wrapper start", quick, tokenEnv, wrapperBin, "start")
-	b.RunSecret("ctrld start", quick, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
+	b.run("wrapper start", quick, tokenEnv, wrapperBin, "start")
+	b.runSecret("ctrld start", quick, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
 }
 
 // A route that goes nowhere: every packet dropped. start keeps its
 // default bound, so ctrld gives up by itself.
 func preflightNowhere(b *box) {
 	installBinaries(b)
-	b.Must("/usr/sbin/ip", "route", "add", "default", "dev", "lo")
+	b.must("/usr/sbin/ip", "route", "add", "default", "dev", "lo")
 	runPreflight(b, tokenEnv)
-	b.Run("wrapper start", slow, tokenEnv, wrapperBin, "start")
-	b.RunSecret("ctrld start", quick, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
+	b.run("wrapper start", slow, tokenEnv, wrapperBin, "start")
+	b.runSecret("ctrld start", quick, nil, ctrldBin, "start", "--cd-org="+testenv.Canary)
 }
 
 // malformedToken has a quote in it: ctrld's input check refuses it, the
@@ -140,11 +140,11 @@ var malformedToken = testenv.Canary + `"`
 
 func preflightMalformedToken(b *box) {
 	installBinaries(b)
-	b.StartAPI(testenv.Canary, apiAccepts)
+	b.startAPI(testenv.Canary, apiAccepts)
 	env := []string{"CTRLD_PROVISION_TOKEN=" + malformedToken}
 	runPreflight(b, env)
-	b.Run("wrapper start", quick, env, wrapperBin, "start")
-	b.RunSecret("ctrld start", quick, nil, ctrldBin, "start", "--cd-org="+malformedToken)
+	b.run("wrapper start", quick, env, wrapperBin, "start")
+	b.runSecret("ctrld start", quick, nil, ctrldBin, "start", "--cd-org="+malformedToken)
 }
 
 // judgePreflight runs a preflight scenario and returns preflight's
@@ -170,9 +170,9 @@ func judgePreflight(t *testing.T, name string, limit time.Duration) (preflightJS
 		t.Errorf("preflight took %s, over its 15 s bound", pf.Duration)
 	}
 	wantNothingLeft(t, r, "after-preflight")
-	before, _ := r.SnapshotNamed("resolv-before")
-	after, _ := r.SnapshotNamed("resolv-after")
-	if b, a := before.File(resolvConf), after.File(resolvConf); a.Content != b.Content || a.Mode != b.Mode {
+	before, _ := r.snapshotNamed("resolv-before")
+	after, _ := r.snapshotNamed("resolv-after")
+	if b, a := before.file(resolvConf), after.file(resolvConf); a.Content != b.Content || a.Mode != b.Mode {
 		t.Errorf("preflight changed resolv.conf: %q -> %q", b.Content, a.Content)
 	}
 	for _, c := range got.Checks {
@@ -199,8 +199,8 @@ func TestPreflightReadyThenStartSucceeds(t *testing.T) {
 		t.Errorf("preflight predicted %s %s", got.Result, got.Code)
 	}
 	wantOneLine(t, st, lineComplete, 0)
-	snap, _ := r.SnapshotNamed("api-after-preflight")
-	if kinds := snap.File("/tmp/api-after-preflight").Content; strings.Contains(kinds, "prov_token") || strings.Contains(kinds, "uid") {
+	snap, _ := r.snapshotNamed("api-after-preflight")
+	if kinds := snap.file("/tmp/api-after-preflight").Content; strings.Contains(kinds, "prov_token") || strings.Contains(kinds, "uid") {
 		t.Errorf("preflight provisioned: the API saw %q", kinds)
 	}
 }
@@ -212,8 +212,8 @@ func TestPreflightPortHeldThenStart(t *testing.T) {
 	if got.Code != "LISTENER_BIND_FAILED" || got.Exit != 41 || !ok {
 		t.Fatalf("preflight predicted %s (exit %d)", got.Code, got.Exit)
 	}
-	snap, _ := r.SnapshotNamed("holder")
-	pid := snap.File(holderFile).Content
+	snap, _ := r.snapshotNamed("holder")
+	pid := snap.file(holderFile).Content
 	if !strings.Contains(detail, "address already in use; held by ") || !strings.HasSuffix(detail, " (pid "+pid+")") {
 		t.Errorf("the holder, pid %s, is not named: %q", pid, detail)
 	}

@@ -65,8 +65,8 @@ type apiRequest struct {
 	Status     int
 }
 
-// StepNamed returns the first step with that name.
-func (r *report) StepNamed(name string) (stepResult, bool) {
+// stepNamed returns the first step with that name.
+func (r *report) stepNamed(name string) (stepResult, bool) {
 	for _, s := range r.Steps {
 		if s.Name == name {
 			return s, true
@@ -75,8 +75,8 @@ func (r *report) StepNamed(name string) (stepResult, bool) {
 	return stepResult{}, false
 }
 
-// SnapshotNamed returns the snapshot with that name.
-func (r *report) SnapshotNamed(name string) (snapshot, bool) {
+// snapshotNamed returns the snapshot with that name.
+func (r *report) snapshotNamed(name string) (snapshot, bool) {
 	for _, s := range r.Snapshots {
 		if s.Name == name {
 			return s, true
@@ -85,8 +85,8 @@ func (r *report) SnapshotNamed(name string) (snapshot, bool) {
 	return snapshot{}, false
 }
 
-// Existing lists the snapshot's paths that exist.
-func (s snapshot) Existing() []string {
+// existing lists the snapshot's paths that exist.
+func (s snapshot) existing() []string {
 	var out []string
 	for _, f := range s.Files {
 		if f.Exists {
@@ -96,8 +96,8 @@ func (s snapshot) Existing() []string {
 	return out
 }
 
-// File returns one path's state.
-func (s snapshot) File(path string) pathState {
+// file returns one path's state.
+func (s snapshot) file(path string) pathState {
 	for _, f := range s.Files {
 		if f.Path == path {
 			return f

@@ -13,17 +13,17 @@ import (
 // The .rpm on an offline machine: %post fails and rpm only warns; once
 // the network is back the admin runs ctrld-install start; then erase.
 func rpmOfflineThenFix(b *box) {
-	b.Snapshot("resolv-before", resolvConf)
-	b.Must("rpm", "--initdb")
+	b.snapshot("resolv-before", resolvConf)
+	b.must("rpm", "--initdb")
 	writeSettings(b)
 	// --nodeps: nothing in Debian's empty rpm database provides /bin/sh.
-	b.Run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", shareInside+"/ctrld.rpm")
+	b.run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", shareInside+"/ctrld.rpm")
 	recordFailure(b, "after-failure")
-	b.Run("rpm -q", quick, nil, "rpm", "-q", "ctrld")
-	b.StartAPI(testenv.Canary, apiAccepts)
-	b.Run("ctrld-install start", slow, nil, "/usr/bin/ctrld-install", "start")
-	b.Run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
-	b.Run("rpm -e", slow, nil, "rpm", "-e", "ctrld")
+	b.run("rpm -q", quick, nil, "rpm", "-q", "ctrld")
+	b.startAPI(testenv.Canary, apiAccepts)
+	b.run("ctrld-install start", slow, nil, "/usr/bin/ctrld-install", "start")
+	b.run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
+	b.run("rpm -e", slow, nil, "rpm", "-e", "ctrld")
 	recordRemoval(b, "after-erase")
 }
 

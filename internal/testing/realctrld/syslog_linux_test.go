@@ -39,8 +39,8 @@ func (r *syslogReceiver) receive() {
 	}
 }
 
-// Messages returns what arrived so far.
-func (r *syslogReceiver) Messages() []string {
+// messages returns what arrived so far.
+func (r *syslogReceiver) messages() []string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]string(nil), r.msgs...)

@@ -4,15 +4,14 @@ package realctrld
 
 import (
 	"testing"
-
 )
 
 // A provisioned .deb install on systemd against the fake API, then a
 // purge; a later phase looks again once RestartSec has passed.
 func systemdDebSuccess(b *box) {
 	provisionDeb(b)
-	b.Snapshot("installed", resolvConf, unitFile)
-	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
+	b.snapshot("installed", resolvConf, unitFile)
+	b.run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
 	recordSystemd(b, "after-purge")
 	recordJournal(b, "after-purge")
 }

@@ -17,14 +17,14 @@ const ctrldDocsBin = ctrldBin
 // folder, `ctrld start --cd=<resolver>` by hand), then our package: one
 // service must run afterwards, on the packaged binary.
 func systemdDocsInstall(b *box) {
-	b.StartAPI(testenv.Canary, apiAccepts)
-	b.Must("cp", shareInside+"/"+shareCtrld, ctrldDocsBin)
-	b.Run("ctrld start --cd (by hand)", slow, nil, ctrldDocsBin, "start", "--cd="+deviceUID)
-	b.Run("by hand"+querySep+"ExecStart", quick, nil, "systemctl", "show", unitName, "-p", "ExecStart", "--value")
+	b.startAPI(testenv.Canary, apiAccepts)
+	b.must("cp", shareInside+"/"+shareCtrld, ctrldDocsBin)
+	b.run("ctrld start --cd (by hand)", slow, nil, ctrldDocsBin, "start", "--cd="+deviceUID)
+	b.run("by hand"+querySep+"ExecStart", quick, nil, "systemctl", "show", unitName, "-p", "ExecStart", "--value")
 	writeSettings(b)
-	b.Run("dpkg -i", slow, nil, "dpkg", "-i", shareInside+"/"+shareDeb)
+	b.run("dpkg -i", slow, nil, "dpkg", "-i", shareInside+"/"+shareDeb)
 	recordService(b, "packaged")
-	b.Run("packaged"+querySep+"list-units", quick, nil, "systemctl", "list-units", "--all", "--no-legend", "--plain", "--no-pager", "ctrld*")
+	b.run("packaged"+querySep+"list-units", quick, nil, "systemctl", "list-units", "--all", "--no-legend", "--plain", "--no-pager", "ctrld*")
 	recordJournal(b, "packaged")
 }
 

@@ -51,28 +51,28 @@ func isQuery(st stepResult) bool { return strings.Contains(st.Name, querySep) }
 // system's state, files named after ctrld in /etc, /var and /run, the
 // footprint, resolv.conf and the processes.
 func recordSystemd(b *box, label string) {
-	q := func(what string, argv ...string) { b.Run(label+querySep+what, quick, nil, argv...) }
+	q := func(what string, argv ...string) { b.run(label+querySep+what, quick, nil, argv...) }
 	q("list-units", "systemctl", "list-units", "--all", "--no-legend", "--plain", "--no-pager", "ctrld*")
 	q("list-unit-files", "systemctl", "list-unit-files", "--no-legend", "--plain", "--no-pager", "ctrld*")
 	q("failed", "systemctl", "--failed", "--no-legend", "--plain", "--no-pager")
 	q("is-system-running", "systemctl", "is-system-running")
 	q("named ctrld", "find", "/etc", "/var", "/run", "-path", insideDir, "-prune", "-o", "-name", "*ctrld*", "-print")
-	b.Snapshot(label, systemdFootprint...)
-	b.Snapshot(label+" resolv.conf", resolvConf)
-	b.RecordProcesses(label)
+	b.snapshot(label, systemdFootprint...)
+	b.snapshot(label+" resolv.conf", resolvConf)
+	b.recordProcesses(label)
 }
 
 // recordJournal keeps the container's journal, so the canary check reads
 // it too (wantJournal makes sure there was one to read).
 func recordJournal(b *box, label string) {
-	b.Run(label+querySep+"journal", quick, nil, "journalctl", "--no-pager", "-o", "cat")
+	b.run(label+querySep+"journal", quick, nil, "journalctl", "--no-pager", "-o", "cat")
 }
 
 // recordService notes the unit's state and ExecStart.
 func recordService(b *box, label string) {
-	b.Run(label+querySep+"is-active", quick, nil, "systemctl", "is-active", unitName)
-	b.Run(label+querySep+"ExecStart", quick, nil, "systemctl", "show", unitName, "-p", "ExecStart", "--value")
-	b.RecordProcesses(label + " service")
+	b.run(label+querySep+"is-active", quick, nil, "systemctl", "is-active", unitName)
+	b.run(label+querySep+"ExecStart", quick, nil, "systemctl", "show", unitName, "-p", "ExecStart", "--value")
+	b.recordProcesses(label + " service")
 }
 
 // provisionDeb installs the .deb with the token in the settings file and
@@ -86,14 +86,14 @@ func provisionDeb(b *box) {
 // at boot.
 func waitForDaemon(b *box) {
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
-		if len(b.Pids("ctrld")) > 0 {
+		if len(b.pids("ctrld")) > 0 {
 			break
 		}
 	}
 	time.Sleep(2 * time.Second)
-	b.RecordProcesses("booted")
-	b.Snapshot("booted", resolvConf, "/run/ctrld_control.sock")
-	b.Run("booted"+querySep+"is-active", quick, nil, "systemctl", "is-active", unitName)
+	b.recordProcesses("booted")
+	b.snapshot("booted", resolvConf, "/run/ctrld_control.sock")
+	b.run("booted"+querySep+"is-active", quick, nil, "systemctl", "is-active", unitName)
 }
 
 // queryOut is a query step's standard output, trimmed.
@@ -147,9 +147,9 @@ func wantNoActiveUnit(t *testing.T, r *report, label string) {
 // before the install, byte for byte.
 func wantResolvAsBefore(t *testing.T, r *report, label string) {
 	t.Helper()
-	before, _ := r.SnapshotNamed("resolv-before")
-	after, _ := r.SnapshotNamed(label + " resolv.conf")
-	if b, a := before.File(resolvConf), after.File(resolvConf); !b.Exists || a.Exists != b.Exists || a.Content != b.Content || a.Mode != b.Mode || a.Link != b.Link {
+	before, _ := r.snapshotNamed("resolv-before")
+	after, _ := r.snapshotNamed(label + " resolv.conf")
+	if b, a := before.file(resolvConf), after.file(resolvConf); !b.Exists || a.Exists != b.Exists || a.Content != b.Content || a.Mode != b.Mode || a.Link != b.Link {
 		t.Errorf("%s: resolv.conf is not as before: before %o %q %q, now %o %q %q", label, b.Mode, b.Link, b.Content, a.Mode, a.Link, a.Content)
 	}
 }

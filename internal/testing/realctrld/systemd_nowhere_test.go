@@ -5,16 +5,15 @@ package realctrld
 import (
 	"testing"
 	"time"
-
 )
 
 // A route to nowhere on systemd: the wrapper's --timeout kills ctrld's
 // tree, and nothing of a service is left active or failed.
 func systemdRouteToNowhere(b *box) {
-	b.Snapshot("resolv-before", resolvConf)
+	b.snapshot("resolv-before", resolvConf)
 	installBinaries(b)
-	b.Must("ip", "route", "add", "default", "dev", "lo")
-	b.Run("wrapper start --timeout=5s", quick, tokenEnv, wrapperBin, "start", "--timeout=5s")
+	b.must("ip", "route", "add", "default", "dev", "lo")
+	b.run("wrapper start --timeout=5s", quick, tokenEnv, wrapperBin, "start", "--timeout=5s")
 	recordSystemd(b, "after-timeout")
 	recordJournal(b, "after-timeout")
 }

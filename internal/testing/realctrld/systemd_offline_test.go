@@ -19,36 +19,36 @@ func systemdProvisionDeb(b *box) {
 }
 
 func systemdProvisionRPM(b *box) {
-	b.Snapshot("resolv-before", resolvConf)
-	b.Must("rpm", "--initdb")
-	b.StartAPI(testenv.Canary, apiAccepts)
+	b.snapshot("resolv-before", resolvConf)
+	b.must("rpm", "--initdb")
+	b.startAPI(testenv.Canary, apiAccepts)
 	writeSettings(b)
 	// --nodeps: nothing in Debian's empty rpm database provides /bin/sh.
-	b.Run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", shareInside+"/"+shareRPM)
+	b.run("rpm -i", slow, nil, "rpm", "-i", "--nodeps", shareInside+"/"+shareRPM)
 	recordService(b, "installed")
 }
 
 func systemdOfflinePurge(b *box) {
 	waitForDaemon(b)
-	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
+	b.run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
 	recordSystemd(b, "after-purge")
 	recordJournal(b, "after-purge")
 }
 
 func systemdOfflineErase(b *box) {
 	waitForDaemon(b)
-	b.Run("rpm -e", slow, nil, "rpm", "-e", "ctrld")
+	b.run("rpm -e", slow, nil, "rpm", "-e", "ctrld")
 	recordSystemd(b, "after-erase")
 	recordJournal(b, "after-erase")
 }
 
 func systemdOfflineUpgrade(b *box) {
 	waitForDaemon(b)
-	b.Run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", shareInside+"/"+shareUpgradeDeb)
-	b.Run("upgraded"+querySep+"version", quick, nil, "dpkg-query", "-W", "-f=${Version} ${Status}", "ctrld")
-	b.Run("upgraded"+querySep+"is-active", quick, nil, "systemctl", "is-active", unitName)
-	b.RecordProcesses("upgraded")
-	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
+	b.run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", shareInside+"/"+shareUpgradeDeb)
+	b.run("upgraded"+querySep+"version", quick, nil, "dpkg-query", "-W", "-f=${Version} ${Status}", "ctrld")
+	b.run("upgraded"+querySep+"is-active", quick, nil, "systemctl", "is-active", unitName)
+	b.recordProcesses("upgraded")
+	b.run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
 	recordSystemd(b, "after-purge")
 	recordJournal(b, "after-purge")
 }
@@ -60,8 +60,8 @@ func wantHardCase(t *testing.T, r *report) {
 	if len(ctrldProcesses(r.ProcessSnapshots["booted"])) == 0 {
 		t.Fatal("systemd did not start the daemon at the offline boot")
 	}
-	booted, _ := r.SnapshotNamed("booted")
-	if booted.File("/run/ctrld_control.sock").Exists {
+	booted, _ := r.snapshotNamed("booted")
+	if booted.file("/run/ctrld_control.sock").Exists {
 		t.Error("the daemon made its control socket offline: this is not the hard case")
 	}
 }

@@ -12,15 +12,15 @@ import (
 // working; the admin fixes the token on the dashboard and finishes with
 // dpkg --configure -a.
 func systemdTokenRejected(b *box) {
-	b.Snapshot("resolv-before", resolvConf)
-	api := b.StartAPI(testenv.Canary, apiRejects)
+	b.snapshot("resolv-before", resolvConf)
+	api := b.startAPI(testenv.Canary, apiRejects)
 	writeSettings(b)
-	b.Run("dpkg -i", slow, nil, "dpkg", "-i", shareInside+"/"+shareDeb)
-	b.Run("rejected"+querySep+"status", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
+	b.run("dpkg -i", slow, nil, "dpkg", "-i", shareInside+"/"+shareDeb)
+	b.run("rejected"+querySep+"status", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
 	recordSystemd(b, "rejected")
-	api.SetMode(apiAccepts)
-	b.Run("dpkg --configure -a", slow, nil, "dpkg", "--configure", "-a")
-	b.Run("fixed"+querySep+"status", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
+	api.setMode(apiAccepts)
+	b.run("dpkg --configure -a", slow, nil, "dpkg", "--configure", "-a")
+	b.run("fixed"+querySep+"status", quick, nil, "dpkg-query", "-W", "-f=${Status}", "ctrld")
 	recordService(b, "fixed")
 	recordJournal(b, "fixed")
 }

@@ -67,7 +67,7 @@ func newSystemdSandbox(t *testing.T, name, rootfs string) *systemdSandbox {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := linkOrCopy(self, filepath.Join(s.ShareDir(), testBinary)); err != nil {
+	if err := linkOrCopy(self, filepath.Join(s.shareDir(), testBinary)); err != nil {
 		t.Fatal(err)
 	}
 	if s.hostNS, err = hostNamespaces(); err != nil {
@@ -97,8 +97,8 @@ func linkOrCopy(src, dst string) error {
 	return out.Close()
 }
 
-// Boot starts the container and waits for systemd to finish booting.
-func (s *systemdSandbox) Boot() error {
+// boot starts the container and waits for systemd to finish booting.
+func (s *systemdSandbox) boot() error {
 	if s.c != nil {
 		return fmt.Errorf("%s: already booted", s.Name)
 	}
@@ -114,12 +114,12 @@ func (s *systemdSandbox) Boot() error {
 	return nil
 }
 
-// Booted says whether the container runs.
-func (s *systemdSandbox) Booted() bool { return s.c != nil }
+// booted says whether the container runs.
+func (s *systemdSandbox) booted() bool { return s.c != nil }
 
-// PowerOff stops the container: systemd's own power off, bounded, then a
+// powerOff stops the container: systemd's own power off, bounded, then a
 // kill of what is left.
-func (s *systemdSandbox) PowerOff() error {
+func (s *systemdSandbox) powerOff() error {
 	if s.c == nil {
 		return nil
 	}
@@ -135,19 +135,19 @@ func (s *systemdSandbox) PowerOff() error {
 	return nil
 }
 
-// Reboot powers the container off and boots it again on the same
+// reboot powers the container off and boots it again on the same
 // overlay, in fresh namespaces: whatever addresses the scenario added to
 // lo are gone, so the machine comes back with no network.
-func (s *systemdSandbox) Reboot() error {
-	if err := s.PowerOff(); err != nil {
+func (s *systemdSandbox) reboot() error {
+	if err := s.powerOff(); err != nil {
 		return err
 	}
-	return s.Boot()
+	return s.boot()
 }
 
-// Phase runs one registered scenario inside the booted container and
+// phase runs one registered scenario inside the booted container and
 // adds its report to the sandbox's.
-func (s *systemdSandbox) Phase(scenario string, limit time.Duration) error {
+func (s *systemdSandbox) phase(scenario string, limit time.Duration) error {
 	if s.c == nil {
 		return fmt.Errorf("%s: phase %s: not booted", s.Name, scenario)
 	}
@@ -197,31 +197,31 @@ func (s *systemdSandbox) merge(r report) {
 // Close powers off what still runs and compares the host with how it was
 // before the scenario.
 func (s *systemdSandbox) Close() error {
-	err := s.PowerOff()
-	s.HostDiffs = append(s.before.Compare(snapshotHost()), compareSysctls(s.sysctls, hostSysctls(s.rootfs))...)
+	err := s.powerOff()
+	s.HostDiffs = append(s.before.compare(snapshotHost()), compareSysctls(s.sysctls, hostSysctls(s.rootfs))...)
 	return err
 }
 
-// Console is what the container's console printed over all its boots.
-func (s *systemdSandbox) Console() string {
+// console is what the container's console printed over all its boots.
+func (s *systemdSandbox) console() string {
 	data, _ := os.ReadFile(consolePath(s.Work))
 	return string(data)
 }
 
-// CheckSystemdCanary is CheckCanary plus the container's console.
-func (s *systemdSandbox) CheckSystemdCanary(t *testing.T, inputs ...string) {
+// checkSystemdCanary is checkCanary plus the container's console.
+func (s *systemdSandbox) checkSystemdCanary(t *testing.T, inputs ...string) {
 	t.Helper()
 	if s.Report != nil {
-		s.CheckCanary(t, inputs...)
+		s.checkCanary(t, inputs...)
 	}
-	if strings.Contains(s.Console(), testenv.Canary) {
+	if strings.Contains(s.console(), testenv.Canary) {
 		t.Errorf("%s: the token is on the container's console", s.Name)
 	}
 }
 
-// CheckHost fails the test when the scenario changed the host or left a
+// checkHost fails the test when the scenario changed the host or left a
 // process behind.
-func (s *systemdSandbox) CheckHost(t *testing.T) {
+func (s *systemdSandbox) checkHost(t *testing.T) {
 	t.Helper()
 	if len(s.HostDiffs) > 0 {
 		t.Errorf("scenario %s changed the host:\n%s", s.Name, strings.Join(s.HostDiffs, "\n"))

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
 )
 
 // systemdScenario is a scenario on a real systemd: phases run inside the
@@ -81,7 +80,7 @@ func TestSystemd(t *testing.T) {
 		for _, sc := range systemdScenarios {
 			s := newSystemdSandbox(t, ctrld.Version+"-"+sc.name, rootfs)
 			for _, n := range []string{shareCtrld, shareWrapper, shareDeb, shareRPM, shareUpgradeDeb} {
-				if err := os.Link(filepath.Join(dir, n), filepath.Join(s.ShareDir(), n)); err != nil {
+				if err := os.Link(filepath.Join(dir, n), filepath.Join(s.shareDir(), n)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -105,8 +104,8 @@ func TestSystemd(t *testing.T) {
 	for _, run := range runs {
 		t.Run(run.label+"/"+run.scenario.name, func(t *testing.T) {
 			s := run.sandbox
-			s.CheckHost(t)
-			s.CheckSystemdCanary(t, settingsFile)
+			s.checkHost(t)
+			s.checkSystemdCanary(t, settingsFile)
 			for _, err := range run.errs {
 				t.Error(err)
 			}
@@ -152,14 +151,14 @@ func (run *systemdRun) play(cores chan struct{}) {
 func (run *systemdRun) act(a action) error {
 	s := run.sandbox
 	if a.reboot {
-		return s.Reboot()
+		return s.reboot()
 	}
-	if !s.Booted() {
-		if err := s.Boot(); err != nil {
+	if !s.booted() {
+		if err := s.boot(); err != nil {
 			return err
 		}
 	}
-	return s.Phase(a.phase, phaseLimit)
+	return s.phase(a.phase, phaseLimit)
 }
 
 // systemdTable is every scenario's steps: the wrapper's line, the exit

@@ -12,17 +12,17 @@ import (
 // install.sh from the tar.gz, the token in the environment: offline
 // first, then again once the API answers.
 func tarball(b *box) {
-	b.Snapshot("resolv-before", resolvConf)
-	b.Must("mkdir", "-p", "/root/dl")
-	b.Must("tar", "-xzf", shareInside+"/ctrld.tar.gz", "-C", "/root/dl")
+	b.snapshot("resolv-before", resolvConf)
+	b.must("mkdir", "-p", "/root/dl")
+	b.must("tar", "-xzf", shareInside+"/ctrld.tar.gz", "-C", "/root/dl")
 	script := "/root/dl/ctrld_1.5.0_linux_amd64/install.sh"
-	b.Run("install.sh offline", slow, tokenEnv, "/bin/sh", script)
+	b.run("install.sh offline", slow, tokenEnv, "/bin/sh", script)
 	recordFailure(b, "after-failure")
-	b.StartAPI(testenv.Canary, apiAccepts)
-	b.Run("install.sh online", slow, tokenEnv, "/bin/sh", script)
-	b.Run("ctrld status", quick, nil, "/usr/local/bin/ctrld", "status")
-	b.Run("ctrld-install last", quick, nil, "/usr/local/bin/ctrld-install", "last")
-	b.RecordProcesses("installed")
+	b.startAPI(testenv.Canary, apiAccepts)
+	b.run("install.sh online", slow, tokenEnv, "/bin/sh", script)
+	b.run("ctrld status", quick, nil, "/usr/local/bin/ctrld", "status")
+	b.run("ctrld-install last", quick, nil, "/usr/local/bin/ctrld-install", "last")
+	b.recordProcesses("installed")
 }
 
 func TestTarballInstallSh(t *testing.T) {

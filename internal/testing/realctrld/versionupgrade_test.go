@@ -15,14 +15,14 @@ import (
 // then a purge that leaves nothing of either.
 func versionUpgrade(b *box) {
 	installProvisionedDeb(b)
-	b.RecordProcesses("installed")
-	b.Remove(settingsFile)
-	b.Run("dpkg -i (next)", slow, nil, "dpkg", "-i", shareInside+"/ctrld-next.deb")
-	b.Run("ctrld --version", quick, nil, "/usr/bin/ctrld", "--version")
-	b.Run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
-	b.RecordProcesses("upgraded")
-	b.Snapshot("upgraded", resolvConf, "/etc/controld/ctrld.log", "/var/log/ctrld.log", "/var/log/ctrld.err", "/etc/init.d/ctrld")
-	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
+	b.recordProcesses("installed")
+	b.remove(settingsFile)
+	b.run("dpkg -i (next)", slow, nil, "dpkg", "-i", shareInside+"/ctrld-next.deb")
+	b.run("ctrld --version", quick, nil, "/usr/bin/ctrld", "--version")
+	b.run("ctrld status", quick, nil, "/usr/bin/ctrld", "status")
+	b.recordProcesses("upgraded")
+	b.snapshot("upgraded", resolvConf, "/etc/controld/ctrld.log", "/var/log/ctrld.log", "/var/log/ctrld.err", "/etc/init.d/ctrld")
+	b.run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
 	recordRemoval(b, "after-purge")
 }
 
@@ -51,9 +51,9 @@ func TestPackageUpgradeToTheNextCtrld(t *testing.T) {
 				t.Errorf("ctrld status after the upgrade: exit %d", st.Exit)
 			}
 			if daemons := ctrldProcesses(r.ProcessSnapshots["upgraded"]); len(daemons) != 1 {
-				snap, _ := r.SnapshotNamed("upgraded")
+				snap, _ := r.snapshotNamed("upgraded")
 				t.Errorf("want one daemon after the upgrade, got %v; its logs:\n%s\n%s\n%s", daemons,
-					redact(snap.File("/etc/controld/ctrld.log").Content), redact(snap.File("/var/log/ctrld.log").Content), redact(snap.File("/var/log/ctrld.err").Content))
+					redact(snap.file("/etc/controld/ctrld.log").Content), redact(snap.file("/var/log/ctrld.log").Content), redact(snap.file("/var/log/ctrld.err").Content))
 			}
 			wantRemoved(t, r, "dpkg --purge", "after-purge")
 		})
