@@ -135,7 +135,7 @@ func TestTimestampedPackage(t *testing.T) {
 	t.Parallel()
 	openssl := testenv.RequireTool(t, "openssl")
 	p, leaf := signedPackage(t)
-	p.Signer.TimestampURL = leaf.PKI.StartTSA(t)
+	p.Signer.TimestampURL = leaf.PKI.StartTSA(t, openssl)
 	raw := takeApart(t, readBytes(t, buildPkg(t, p)))
 	dir := t.TempDir()
 	files := leaf.Write(t, dir)

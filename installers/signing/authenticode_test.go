@@ -252,7 +252,7 @@ func TestSignMSI(t *testing.T) {
 	stamped := filepath.Join(dir, "stamped.msi")
 	os.WriteFile(stamped, unsigned, 0o644)
 	id := leaf.Identity()
-	id.TimestampURL = leaf.PKI.StartTSA(t)
+	id.TimestampURL = leaf.PKI.StartTSA(t, testenv.RequireTool(t, "openssl"))
 	if err := signing.SignMSI(id, stamped); err != nil {
 		t.Fatal(err)
 	}
@@ -279,11 +279,12 @@ ole.close()`
 func TestSignPEWithTimestamp(t *testing.T) {
 	t.Parallel()
 	testenv.RequireTool(t, "osslsigncode")
+	openssl := testenv.RequireTool(t, "openssl")
 	pki := signingtest.NewPKI(t)
 	leaf := pki.Leaf(t, signingtest.Windows())
 	files := leaf.Write(t, t.TempDir())
 	id := leaf.Identity()
-	id.TimestampURL = pki.StartTSA(t)
+	id.TimestampURL = pki.StartTSA(t, openssl)
 	dir := t.TempDir()
 	exe := shared.GoBuild(t, dir, "ctrld-install.exe", "./wrapper", "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
 	signed := filepath.Join(dir, "signed.exe")

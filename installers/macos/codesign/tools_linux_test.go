@@ -171,7 +171,7 @@ func tokenAndSignature(t *testing.T, openssl string, der []byte, path string) (t
 
 func TestSignatureAsOpenSSLSeesIt(t *testing.T) {
 	openssl := testenv.RequireTool(t, "openssl")
-	tsa := signingtest.NewPKI(t).StartTSA(t)
+	tsa := signingtest.NewPKI(t).StartTSA(t, openssl)
 	signer, leaf := testSigner(t, tsa)
 	x86, _ := darwinSlices(t)
 	signed, err := signer.Sign(x86)

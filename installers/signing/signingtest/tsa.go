@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 var oidTimeStamping = asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 3, 8}
@@ -33,11 +31,11 @@ ess_cert_id_alg = sha256
 `
 
 // StartTSA runs an RFC 3161 time-stamping authority on a local port,
-// answered by OpenSSL with a certificate from the test PKI, and returns
-// its URL. Every token it issues chains to the test root.
-func (p *PKI) StartTSA(t testing.TB) string {
+// answered by the openssl binary given with a certificate from the test
+// PKI, and returns its URL. Every token it issues chains to the test
+// root. The caller finds openssl, so it decides what a missing one means.
+func (p *PKI) StartTSA(t testing.TB, openssl string) string {
 	t.Helper()
-	openssl := testenv.RequireTool(t, "openssl")
 	tsa := p.Leaf(t, Options{Name: "Throwaway Test TSA", UnknownEKU: []asn1.ObjectIdentifier{oidTimeStamping}})
 	dir := t.TempDir()
 	files := tsa.Write(t, dir)
