@@ -148,3 +148,9 @@ const (
 	// which the tarball's name starts with too.
 	LinuxPackage = "ctrld"
 )
+
+// TokenEnv is the environment variable that may carry the provisioning
+// token to the wrapper; the wrapper removes it from ctrld's environment,
+// so the token reaches ctrld only in argv. The Linux package scripts name
+// it in their advice, and the fake ctrld reports when it leaks through.
+const TokenEnv = "CTRLD_PROVISION_TOKEN"

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -32,7 +33,7 @@ func TestClosedStdoutKeepsExitCode(t *testing.T) {
 				"--ctrld", filepath.Join(binDir, "ctrld"), "--home", filepath.Join(work, "home"),
 				"--service-file", filepath.Join(work, "ctrld.service"), "--settings", filepath.Join(work, "none"))
 			cmd.Env = append(os.Environ(),
-				"CTRLD_PROVISION_TOKEN="+testenv.Canary,
+				contract.TokenEnv+"="+testenv.Canary,
 				"FAKE_CTRLD_SCENARIO="+filepath.Join(work, "none"),
 				"FAKE_CTRLD_START_EXIT="+tc.exit,
 				"FAKE_CTRLD_HOME="+filepath.Join(work, "home"),

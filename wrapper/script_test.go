@@ -132,7 +132,7 @@ func setupScript(env *testscript.Env) error {
 	env.Setenv("FAKE_CTRLD_HOME", filepath.Join(work, "home"))
 	env.Setenv("FAKE_CTRLD_RECORD", filepath.Join(work, "calls"))
 	env.Setenv("FAKE_CTRLD_SERVICE_FILE", filepath.Join(work, "svc", "ctrld.service"))
-	env.Setenv("CTRLD_PROVISION_TOKEN", "")
+	env.Setenv(contract.TokenEnv, "")
 	// preflight's checks reach the real API only when a scenario says so.
 	env.Setenv("API_URL", "https://127.0.0.1:1")
 	env.Setenv(etcRootEnv, filepath.Join(work, "etc"))
@@ -435,7 +435,7 @@ func cmdMaxRSS(ts *testscript.TestScript, neg bool, args []string) {
 func scriptEnv(ts *testscript.TestScript) []string {
 	var env []string
 	for _, k := range []string{"PATH", "HOME", "FAKE_CTRLD_SCENARIO", "FAKE_CTRLD_HOME", "FAKE_CTRLD_RECORD",
-		"FAKE_CTRLD_SERVICE_FILE", "CTRLD_PROVISION_TOKEN", syslogSocketEnv, etcRootEnv} {
+		"FAKE_CTRLD_SERVICE_FILE", contract.TokenEnv, syslogSocketEnv, etcRootEnv} {
 		env = append(env, k+"="+ts.Getenv(k))
 	}
 	return env

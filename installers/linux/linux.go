@@ -83,7 +83,7 @@ func (p Package) CtrldName() string { return filepath.Base(p.Ctrld) }
 
 func (p Package) vars(bin string) scriptVars {
 	name := p.CtrldName()
-	return scriptVars{Bin: bin, Ctrld: name, Wrapper: contract.Wrapper, Home: Home, SettingsFile: SettingsFile, HomeFiles: contract.HomeFiles,
+	return scriptVars{Bin: bin, Ctrld: name, Wrapper: contract.Wrapper, Home: Home, SettingsFile: SettingsFile, TokenEnv: contract.TokenEnv, HomeFiles: contract.HomeFiles,
 		RunFiles: within(contract.RunDir, contract.CtrldRunFiles(name)), Logs: append(within(contract.LogDir, contract.CtrldLogs(name)), within(Home, contract.CtrldHomeLogs(name))...)}
 }
 

@@ -2,6 +2,7 @@ package linux
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -134,6 +135,32 @@ func TestRenderedScriptsPassShellcheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	testenv.ShellCheck(t, "install.sh", body)
+}
+
+// The shims name the token's environment variable only through the
+// contract: none types it, and postinstall's advice renders it.
+func TestScriptsTakeTheTokenVariableFromTheContract(t *testing.T) {
+	sources, err := fs.Glob(scriptFiles, "scripts/*.sh")
+	if err != nil || len(sources) == 0 {
+		t.Fatalf("no embedded scripts: %v", err)
+	}
+	for _, name := range sources {
+		raw, err := fs.ReadFile(scriptFiles, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(raw), contract.TokenEnv) {
+			t.Errorf("%s types %s; use {{.TokenEnv}}", name, contract.TokenEnv)
+		}
+	}
+	p := Package{Name: "ctrld", Version: "1.0.0", Arch: "amd64", Ctrld: "/x/ctrld", Wrapper: "/x/ctrld-install", MTime: epoch}
+	post, err := renderScript("postinstall.sh", p.vars(BinDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "no token in " + SettingsFile + " or " + contract.TokenEnv + "\""; !strings.Contains(string(post), want) {
+		t.Errorf("postinstall's advice does not name %s:\n%s", contract.TokenEnv, post)
+	}
 }
 
 // The removal scripts take their lists from the contract package: a file

@@ -16,6 +16,7 @@ type scriptVars struct {
 	Wrapper      string // the wrapper's name
 	Home         string
 	SettingsFile string
+	TokenEnv     string // the environment variable that may carry the token
 	// HomeFiles are the files in Home that purge removes by name.
 	HomeFiles []string
 	// RunFiles are ctrld's sockets and pid file, removed with the package.

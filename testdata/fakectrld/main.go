@@ -44,6 +44,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/testdata/fakectrld/tokenhash"
 )
 
@@ -148,8 +149,8 @@ func record(sc scenario, args []string) {
 		shown[i] = a
 	}
 	line := strings.Join(shown, " ")
-	if _, ok := os.LookupEnv("CTRLD_PROVISION_TOKEN"); ok {
-		line += " [env has CTRLD_PROVISION_TOKEN]"
+	if _, ok := os.LookupEnv(contract.TokenEnv); ok {
+		line += " [env has " + contract.TokenEnv + "]"
 	}
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {

@@ -9,7 +9,7 @@ configure | 1 | 2) ;;
 *) exit 0 ;;
 esac
 if ! {{.Bin}}/{{.Wrapper}} configured; then
-	echo "ctrld: installed, not provisioned: no token in {{.SettingsFile}} or CTRLD_PROVISION_TOKEN"
+	echo "ctrld: installed, not provisioned: no token in {{.SettingsFile}} or {{.TokenEnv}}"
 	exit 0
 fi
 exec {{.Bin}}/{{.Wrapper}} start

@@ -7,6 +7,8 @@ package main
 import (
 	"os"
 	"syscall"
+
+	"github.com/ctrld-install/ctrld-install/contract"
 )
 
 func main() {
@@ -27,7 +29,7 @@ func main() {
 		}
 		close(done)
 	}()
-	run(out[1], ctrld, "start", "--cd-org="+os.Getenv("CTRLD_PROVISION_TOKEN"))
+	run(out[1], ctrld, "start", "--cd-org="+os.Getenv(contract.TokenEnv))
 	syscall.Close(out[1])
 	<-done
 	null, err := syscall.Open(os.DevNull, syscall.O_RDWR|syscall.O_CLOEXEC, 0)
