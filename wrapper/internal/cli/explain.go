@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -74,19 +73,11 @@ func explain(ctx context.Context, stdout io.Writer, osys platform.OS, cfg provis
 // recordTime is when the record was written; a kept copy older than that
 // belongs to an earlier attempt.
 func recordTime(dir string) time.Time {
-	at, ok := recordedAt(dir)
-	if !ok {
+	written, err := report.LastWritten(dir)
+	if err != nil {
 		return time.Now()
 	}
-	return at
-}
-
-func recordedAt(dir string) (time.Time, bool) {
-	info, err := os.Lstat(filepath.Join(dir, report.LastFileName))
-	if err != nil {
-		return time.Time{}, false
-	}
-	return info.ModTime(), true
+	return written
 }
 
 // unrecorded is what explain says of a fact the record does not hold.
@@ -96,7 +87,7 @@ const unrecorded = "unknown (not recorded)"
 // versions, which support asks for.
 func explainAttempt(b *strings.Builder, dir string) {
 	at := unrecorded
-	if t, ok := recordedAt(dir); ok {
+	if t, err := report.LastWritten(dir); err == nil {
 		at = t.UTC().Format(time.RFC3339)
 	}
 	b.WriteString("\nAttempt:\n")

@@ -6,7 +6,6 @@ package msiexec
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -107,8 +106,8 @@ func exitCode(msiexec int, o codes.Outcome, fresh bool) int {
 
 // record reads the last-result file if this attempt wrote it.
 func (in Install) record(began time.Time) (codes.Outcome, bool) {
-	info, err := os.Stat(filepath.Join(in.RecordDir, report.LastFileName))
-	if err != nil || info.ModTime().Before(began) {
+	written, err := report.LastWritten(in.RecordDir)
+	if err != nil || written.Before(began) {
 		return codes.Outcome{}, false
 	}
 	return report.ReadLast(in.RecordDir)

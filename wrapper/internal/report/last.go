@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
@@ -147,6 +148,17 @@ func ReadLast(dir string) (codes.Outcome, bool) {
 	}
 	line := strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r")
 	return codes.ParseLine(line)
+}
+
+// LastWritten is when the record in dir was last written. A link is not
+// a record (ReadLast refuses one), so a link gives its own time, not its
+// target's.
+func LastWritten(dir string) (time.Time, error) {
+	info, err := os.Lstat(filepath.Join(dir, LastFileName))
+	if err != nil {
+		return time.Time{}, err
+	}
+	return info.ModTime(), nil
 }
 
 // RemoveLast deletes the record and any pending one, for package removal.
