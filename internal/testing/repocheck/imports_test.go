@@ -26,10 +26,9 @@ var buildToolTags = []string{"mage", "ignore"}
 // files aside: production code and the test helpers kept beside it
 // (signingtest, plisttest) stay below the testing tree.
 func TestNothingImportsTheTestingTree(t *testing.T) {
-	git := testenv.RequireTool(t, "git")
 	module := modulePath(t)
-	for _, f := range strings.Fields(runIn(t, testenv.RepoRoot(), git, "ls-files", "*.go")) {
-		if strings.HasSuffix(f, "_test.go") || strings.HasPrefix(f, testingTree) {
+	for _, f := range nonTestFiles(t) {
+		if strings.HasPrefix(f, testingTree) {
 			continue
 		}
 		for _, imp := range importsOf(t, f) {
@@ -38,6 +37,39 @@ func TestNothingImportsTheTestingTree(t *testing.T) {
 			}
 		}
 	}
+}
+
+// helperSuffix ends the name of a test helper package kept beside the
+// code it serves (signingtest, plisttest, notarytest).
+const helperSuffix = "test"
+
+// Production code never imports a test helper package: only tests and
+// other helpers do.
+func TestProductionImportsNoTestHelper(t *testing.T) {
+	module := modulePath(t)
+	for _, f := range nonTestFiles(t) {
+		if strings.HasPrefix(f, testingTree) || strings.HasSuffix(filepath.Base(filepath.Dir(f)), helperSuffix) {
+			continue
+		}
+		for _, imp := range importsOf(t, f) {
+			if strings.HasPrefix(imp, module+"/") && strings.HasSuffix(imp, helperSuffix) && !buildTool(t, f) {
+				t.Errorf("%s imports the test helper %s", f, imp)
+			}
+		}
+	}
+}
+
+// nonTestFiles are the tracked Go files that are not _test.go files.
+func nonTestFiles(t *testing.T) []string {
+	t.Helper()
+	git := testenv.RequireTool(t, "git")
+	var out []string
+	for _, f := range strings.Fields(runIn(t, testenv.RepoRoot(), git, "ls-files", "*.go")) {
+		if !strings.HasSuffix(f, "_test.go") {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // modulePath is the module's path as go.mod declares it.
