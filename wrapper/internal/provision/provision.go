@@ -32,7 +32,7 @@ var (
 
 // TokenEnv is the environment variable that may carry the token. It is
 // removed from ctrld's environment: the token reaches ctrld only in argv.
-const TokenEnv = "CTRLD_PROVISION_TOKEN"
+const TokenEnv = contract.TokenEnv
 
 // Config is everything Resolve decided.
 type Config struct {
