@@ -163,3 +163,30 @@ func TestRpmMovesBetweenLinesInOneTransaction(t *testing.T) {
 		}
 	}
 }
+
+// The client line's install.sh, run where a v1 tarball installed ctrld
+// into the same PREFIX, drives the ctrld-client it copied (the fake, in
+// client mode by its name), never the v1 binary beside it.
+func TestClientTarballRunsCtrldClient(t *testing.T) {
+	testenv.RealInstall(t, "install.sh in a chroot")
+	testenv.RequireTool(t, "chroot")
+	_, client := linePackages(t, Tarball)
+	root := newRoot(t)
+	extract(t, client, filepath.Join(root, "tmp"))
+	writeSettings(t, root)
+	scenario(t, root, "usr/local/bin")
+	if err := os.WriteFile(filepath.Join(root, "usr", "local", "bin", contract.Ctrld), leftoverV1Ctrld, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, code := run(t, "chroot", root, "/bin/sh", "/tmp/ctrld_2.0.0_linux_amd64/install.sh")
+	if code != 0 || strings.TrimSpace(out) != "provisioning complete (exit 0)" {
+		t.Fatalf("install.sh: exit %d\n%s", code, out)
+	}
+	if ran, _ := os.ReadFile(filepath.Join(root, "tmp", "v1-ran")); len(ran) != 0 {
+		t.Fatalf("install.sh ran the v1 ctrld: %q", ran)
+	}
+	if calls, _ := os.ReadFile(filepath.Join(root, "tmp", "ctrld-calls")); !strings.HasPrefix(string(calls), "start --cd-org=") {
+		t.Fatalf("ctrld-client calls %q", calls)
+	}
+	noCanary(t, root)
+}
