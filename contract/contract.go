@@ -118,20 +118,36 @@ const (
 	LogDir = "/var/log"
 )
 
+// ctrld's sockets keep v1's names on every line: the client line renamed
+// its service, which names the pid file and the sysv logs, but not these
+// (read from the real ctrld-client).
+const (
+	ctrldControlSocket = "ctrld_control.sock"
+	ctrldStartSocket   = "ctrld_start.sock"
+)
+
 // CtrldRunFiles are ctrld's sockets and pid file in RunDir.
 func CtrldRunFiles(ctrld string) []string {
-	return []string{CtrldControlSocket(ctrld), ctrld + "_start.sock", ctrld + ".pid"}
+	return []string{CtrldControlSocket(ctrld), ctrldStartSocket, ctrld + ".pid"}
 }
 
 // CtrldControlSocket is the socket in RunDir on which ctrld's daemon
-// answers ctrld's own commands once it is up.
-func CtrldControlSocket(ctrld string) string { return ctrld + "_control.sock" }
+// answers ctrld's own commands once it is up: the same on every line.
+func CtrldControlSocket(string) string { return ctrldControlSocket }
 
-// CtrldLogs are ctrld's logs in LogDir.
+// CtrldLogs are the logs in LogDir of ctrld's sysv service, named after
+// the service.
 func CtrldLogs(ctrld string) []string { return []string{ctrld + ".log", ctrld + ".err"} }
 
-// CtrldHomeLogs are the logs ctrld v2 keeps in the home dir instead.
-func CtrldHomeLogs(ctrld string) []string { return []string{ctrld + ".log"} }
+// CtrldHomeLogs are the logs ctrld v2 and the client line keep in the
+// home dir instead, with the numbered backups the newer line rotates
+// them to: the same names on every line.
+func CtrldHomeLogs(string) []string {
+	return []string{
+		"ctrld.log", "ctrld.log.1", "ctrld.log.2", "ctrld.log.3", "ctrld.log.4",
+		"ctrld-journal.log", "ctrld-journal.log.1", "ctrld-journal.log.2",
+	}
+}
 
 // VersionVar is the variable the release build stamps with -X: the
 // wrapper's `version` prints it.

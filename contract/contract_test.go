@@ -1,6 +1,9 @@
 package contract
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Every binary name has its line, in the same order, and no two lines
 // share a display name (Windows refuses a second service with one).
@@ -26,5 +29,21 @@ func TestCtrldLinesFollowTheNames(t *testing.T) {
 	}
 	if got := LineOf("ctrld-nightly"); got.Binary != "ctrld-nightly" {
 		t.Errorf("an unknown name keeps its own: %+v", got)
+	}
+}
+
+// The client line renamed its service, not its sockets nor its home log:
+// the real ctrld-client holds ctrld_control.sock, ctrld_start.sock and
+// ctrld.log, and names its pid file and sysv logs after the service.
+func TestClientLineKeepsV1SocketNames(t *testing.T) {
+	got := strings.Join(CtrldRunFiles(CtrldClient), " ")
+	if got != "ctrld_control.sock ctrld_start.sock ctrld-client.pid" || CtrldControlSocket(CtrldClient) != CtrldControlSocket(Ctrld) {
+		t.Fatalf("client run files %q", got)
+	}
+	if logs := strings.Join(CtrldLogs(CtrldClient), " "); logs != "ctrld-client.log ctrld-client.err" {
+		t.Fatalf("client sysv logs %q", logs)
+	}
+	if CtrldHomeLogs(CtrldClient)[0] != "ctrld.log" {
+		t.Fatalf("client home logs %q", CtrldHomeLogs(CtrldClient))
 	}
 }

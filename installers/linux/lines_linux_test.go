@@ -93,6 +93,15 @@ func TestDebMovesBetweenLinesInOneTransaction(t *testing.T) {
 	checkOneLine(t, root, contract.Ctrld, installed(), "ctrld 1.5.0 ii ")
 	noCanary(t, root)
 
+	// What each line's daemon writes as it runs (the fake writes none of
+	// it): the client line's sysv logs outlive its package, and its home
+	// logs and sockets keep v1's names.
+	for _, f := range append(within("/var/log", []string{"ctrld.log", "ctrld.err", "ctrld-client.log", "ctrld-client.err"}),
+		within("/etc/controld", []string{"ctrld.log", "ctrld.log.4", "ctrld-journal.log", "ctrld-journal.log.2"})...) {
+		if err := os.WriteFile(filepath.Join(root, f), []byte("log\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if out, code := dpkg(t, root, "--purge", contract.LinuxPackage); code != 0 {
 		t.Fatalf("purge: exit %d\n%s", code, out)
 	}

@@ -84,7 +84,18 @@ func (p Package) CtrldName() string { return filepath.Base(p.Ctrld) }
 func (p Package) vars(bin string) scriptVars {
 	name := p.CtrldName()
 	return scriptVars{Bin: bin, Ctrld: name, Wrapper: contract.Wrapper, Home: Home, SettingsFile: SettingsFile, HomeFiles: contract.HomeFiles,
-		RunFiles: within(contract.RunDir, contract.CtrldRunFiles(name)), Logs: append(within(contract.LogDir, contract.CtrldLogs(name)), within(Home, contract.CtrldHomeLogs(name))...)}
+		RunFiles: within(contract.RunDir, contract.CtrldRunFiles(name)), Logs: everyLinesLogs(name)}
+}
+
+// everyLinesLogs are the logs of this package's ctrld and of every other
+// line's: after a move between lines the other line's logs are still
+// there, and a purge leaves nothing of either.
+func everyLinesLogs(name string) []string {
+	logs := within(contract.LogDir, contract.CtrldLogs(name))
+	for _, l := range contract.OtherLines(name) {
+		logs = append(logs, within(contract.LogDir, contract.CtrldLogs(l.Binary))...)
+	}
+	return append(logs, within(Home, contract.CtrldHomeLogs(name))...)
 }
 
 // within names each file in dir, with the forward slashes of the target.
