@@ -77,3 +77,39 @@ func TestWineClientLineInstallsAndUninstalls(t *testing.T) {
 	}
 	w.noCanaryLeftBehind(msiLog, `C:\msiexec-uninstall.log`)
 }
+
+// A move from v1 to the client line is a major upgrade: the two MSIs
+// share the UpgradeCode, so the v1 product and its ctrld.exe are gone
+// before the client's files land, and one product remains.
+func TestWineMoveToTheClientLineIsAMajorUpgrade(t *testing.T) {
+	t.Parallel()
+	v1, _ := builtMSI(t, ArchX64, "1.5.0")
+	client := clientMSI(t)
+	installDir := installDirs[ArchX64]
+	w := newWine(t)
+	w.scenario("record=" + calls)
+	if out, code := w.run("msiexec", "/i", v1, "/qn", "PROVISION_TOKEN="+testenv.Canary); code != 0 {
+		t.Fatalf("install v1: exit %d\n%s", code, out)
+	}
+	if out, code := w.run("msiexec", "/i", client, "/qn", "/l*v", msiLog, "PROVISION_TOKEN="+testenv.Canary); code != 0 {
+		t.Fatalf("move to the client line: exit %d\n%s\n%s", code, out, w.read(msiLog))
+	}
+	if _, code := w.run("msiexec", "/x", guid("product", "1.5.0", ArchX64), "/qn"); code != exitUnknownProduct {
+		t.Errorf("the v1 product is still installed after the move (msiexec /x: exit %d, want 1605)", code)
+	}
+	if w.exists(installDir+`\ctrld.exe`) || !w.exists(installDir+`\ctrld-client.exe`) {
+		t.Error("after the move the folder does not hold ctrld-client.exe alone")
+	}
+	if out, code := w.run("sc", "query", contract.CtrldClient); code != 0 || !strings.Contains(out, "RUNNING") {
+		t.Errorf("ctrld-client's service after the move: exit %d\n%s", code, out)
+	}
+	// Windows leaves the old product's UninstallService action out of a
+	// major upgrade, Wine 8 runs it: v1's service is the wrapper's to
+	// move, so its state here is only reported.
+	v1Service, code := w.run("sc", "query", contract.Ctrld)
+	t.Logf("v1's service after the move: sc query exit %d\n%s", code, v1Service)
+	if got := w.read(lastResult); got != "provisioning complete (exit 0)\n" {
+		t.Errorf("last result %q", got)
+	}
+	w.noCanaryLeftBehind(msiLog)
+}
