@@ -32,18 +32,11 @@ func TestCtrldLinesFollowTheNames(t *testing.T) {
 	}
 }
 
-// The client line renamed its service, not its sockets nor its home log:
-// the real ctrld-client holds ctrld_control.sock, ctrld_start.sock and
-// ctrld.log, and names its pid file and sysv logs after the service.
-func TestClientLineKeepsV1SocketNames(t *testing.T) {
-	got := strings.Join(CtrldRunFiles(CtrldClient), " ")
-	if got != "ctrld_control.sock ctrld_start.sock ctrld-client.pid" || CtrldControlSocket(CtrldClient) != CtrldControlSocket(Ctrld) {
-		t.Fatalf("client run files %q", got)
-	}
-	if logs := strings.Join(CtrldLogs(CtrldClient), " "); logs != "ctrld-client.log ctrld-client.err" {
-		t.Fatalf("client sysv logs %q", logs)
-	}
-	if CtrldHomeLogs(CtrldClient)[0] != "ctrld.log" {
-		t.Fatalf("client home logs %q", CtrldHomeLogs(CtrldClient))
+// The home files are ctrld.toml, ctrld.log and .1-.4, ctrld-journal.log
+// and .1-.2.
+func TestCtrldLineHomeFiles(t *testing.T) {
+	want := "ctrld.toml ctrld.log ctrld.log.1 ctrld.log.2 ctrld.log.3 ctrld.log.4 ctrld-journal.log ctrld-journal.log.1 ctrld-journal.log.2"
+	if got := strings.Join(CtrldLineHomeFiles(), " "); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

@@ -95,7 +95,12 @@ func everyLinesLogs(name string) []string {
 	for _, l := range contract.OtherLines(name) {
 		logs = append(logs, within(contract.LogDir, contract.CtrldLogs(l.Binary))...)
 	}
-	return append(logs, within(Home, contract.CtrldHomeLogs(name))...)
+	for _, f := range contract.CtrldLineHomeFiles() {
+		if f != contract.CtrldConfig { // among HomeFiles already
+			logs = append(logs, path.Join(Home, f))
+		}
+	}
+	return logs
 }
 
 // within names each file in dir, with the forward slashes of the target.
