@@ -197,5 +197,14 @@ func TestClientTarballRunsCtrldClient(t *testing.T) {
 	if calls, _ := os.ReadFile(filepath.Join(root, "tmp", "ctrld-calls")); !strings.HasPrefix(string(calls), "start --cd-org=") {
 		t.Fatalf("ctrld-client calls %q", calls)
 	}
+	// The admin kit's commands read the client line's record as v1's.
+	if out, code := run(t, "chroot", root, "/usr/local/bin/ctrld-install", "last"); code != 0 || out != "provisioning complete (exit 0)\n" {
+		t.Fatalf("ctrld-install last: exit %d %q", code, out)
+	}
+	out, code = run(t, "chroot", root, "/usr/local/bin/ctrld-install", "explain")
+	t.Logf("ctrld-install explain: exit %d\n%s", code, out)
+	if code != 0 || !strings.Contains(out, "provisioning complete (exit 0)") {
+		t.Fatalf("ctrld-install explain: exit %d\n%s", code, out)
+	}
 	noCanary(t, root)
 }
