@@ -52,6 +52,9 @@ func TestWineClientLineInstallsAndUninstalls(t *testing.T) {
 	if c := w.read(calls); !strings.Contains(c, "start --cd-org=sha256:") {
 		t.Fatalf("ctrld-client calls %q", c)
 	}
+	if out, code := w.run(w.path(installDir+`\ctrld-install.exe`), "last"); code != 0 || strings.TrimSpace(out) != "provisioning complete (exit 0)" {
+		t.Fatalf("ctrld-install last: %d %q", code, out)
+	}
 	client := contract.LineOf(contract.CtrldClient)
 	if out, code := w.run("sc", "query", client.Binary); code != 0 || !strings.Contains(out, "RUNNING") {
 		t.Fatalf("sc query %s: exit %d\n%s", client.Binary, code, out)
