@@ -116,7 +116,7 @@ func config() (release.Config, error) {
 	repo, _ := os.Getwd()
 	cfg := release.Config{
 		Out: distDir, Work: workDir, Repo: repo, Progress: os.Stdout,
-		CtrldDir: os.Getenv("CTRLD_DIR"), ArchiveDir: os.Getenv("CTRLD_RELEASE_DIR"),
+		CtrldDir: os.Getenv("CTRLD_DIR"), ArchiveDir: os.Getenv("CTRLD_RELEASE_DIR"), Line: os.Getenv(release.LineEnv),
 		Version: os.Getenv("VERSION"),
 	}
 	// The identities load and are checked before anything is built; the

@@ -84,7 +84,23 @@ func (p Package) CtrldName() string { return filepath.Base(p.Ctrld) }
 func (p Package) vars(bin string) scriptVars {
 	name := p.CtrldName()
 	return scriptVars{Bin: bin, Ctrld: name, Wrapper: contract.Wrapper, Home: Home, SettingsFile: SettingsFile, TokenEnv: contract.TokenEnv, HomeFiles: contract.HomeFiles,
-		RunFiles: within(contract.RunDir, contract.CtrldRunFiles(name)), Logs: append(within(contract.LogDir, contract.CtrldLogs(name)), within(Home, contract.CtrldHomeLogs(name))...)}
+		RunFiles: within(contract.RunDir, contract.CtrldRunFiles(name)), Logs: everyLinesLogs(name)}
+}
+
+// everyLinesLogs are the logs of this package's ctrld and of every other
+// line's: after a move between lines the other line's logs are still
+// there, and a purge leaves nothing of either.
+func everyLinesLogs(name string) []string {
+	logs := within(contract.LogDir, contract.CtrldLogs(name))
+	for _, l := range contract.OtherLines(name) {
+		logs = append(logs, within(contract.LogDir, contract.CtrldLogs(l.Binary))...)
+	}
+	for _, f := range contract.CtrldLineHomeFiles() {
+		if f != contract.CtrldConfig { // among HomeFiles already
+			logs = append(logs, path.Join(Home, f))
+		}
+	}
+	return logs
 }
 
 // within names each file in dir, with the forward slashes of the target.

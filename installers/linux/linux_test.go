@@ -115,7 +115,10 @@ func TestCtrldKeepsItsReleaseName(t *testing.T) {
 	deb := buildFile(t, Package{Name: "ctrld", Version: "1.0.0", Arch: "amd64", Ctrld: client, Wrapper: wrapper, MTime: epoch}, "deb")
 	contents, _ := exec.Command("dpkg-deb", "-c", deb).Output()
 	control, _ := exec.Command("dpkg-deb", "-I", deb, "prerm").Output()
-	if !strings.Contains(string(contents), "./usr/bin/ctrld-client\n") || !strings.Contains(string(control), "uninstall --ctrld /usr/bin/ctrld-client") {
+	postinst, _ := exec.Command("dpkg-deb", "-I", deb, "postinst").Output()
+	control = append(control, postinst...)
+	if !strings.Contains(string(contents), "./usr/bin/ctrld-client\n") || !strings.Contains(string(control), "uninstall --ctrld /usr/bin/ctrld-client") ||
+		!strings.Contains(string(control), "start --ctrld /usr/bin/ctrld-client\n") {
 		t.Fatalf("ctrld-client renamed or not used by the shims:\n%s\n%s", contents, control)
 	}
 }

@@ -21,8 +21,8 @@ type scriptVars struct {
 	HomeFiles []string
 	// RunFiles are ctrld's sockets and pid file, removed with the package.
 	RunFiles []string
-	// Logs are ctrld's logs (v1 in /var/log, v2 in Home), removed on
-	// purge.
+	// Logs are every line's logs (the sysv service's in /var/log, v2's
+	// in Home), removed on purge.
 	Logs []string
 }
 

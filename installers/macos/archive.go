@@ -72,7 +72,7 @@ func (p Package) archive(w io.Writer, tree []entry, signer *xar.Signer) error {
 		// Payload and Scripts are already gzip: stored as they are, as
 		// Installer expects.
 		{xar.Header{Name: componentDir + "/Payload"}, func(w io.Writer) error { return writeCpioGz(w, tree, openSource) }},
-		{xar.Header{Name: componentDir + "/Scripts"}, func(w io.Writer) error { return writeScripts(w, p.MTime.Unix()) }},
+		{xar.Header{Name: componentDir + "/Scripts"}, func(w io.Writer) error { return writeScripts(w, renderPostinstall(p.ctrldName()), p.MTime.Unix()) }},
 		{xar.Header{Name: componentDir + "/PackageInfo", Encoding: xar.EncodingZlib}, func(w io.Writer) error { return packageInfoTmpl.Execute(w, v) }},
 		{xar.Header{Name: "Distribution", Encoding: xar.EncodingZlib}, func(w io.Writer) error { return distributionTmpl.Execute(w, v) }},
 	}
@@ -104,7 +104,7 @@ func (p Package) title() string {
 }
 
 // writeScripts writes the Scripts archive: ".", then the postinstall shim.
-func writeScripts(w io.Writer, mtime int64) error {
+func writeScripts(w io.Writer, postinstall []byte, mtime int64) error {
 	tree := []entry{
 		{name: ".", mode: dirMode, mtime: mtime},
 		{name: "./postinstall", mode: execMode, size: int64(len(postinstall)), mtime: mtime},

@@ -7,11 +7,14 @@
 package macos
 
 import (
+	"bytes"
 	_ "embed"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"text/template"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
@@ -21,7 +24,20 @@ import (
 )
 
 //go:embed scripts/postinstall
-var postinstall []byte
+var postinstallTemplate string
+
+// postinstall is the shim of a package of the first line (ctrld).
+var postinstall = renderPostinstall(contract.Ctrld)
+
+// renderPostinstall is the shim that runs the ctrld named ctrld.
+func renderPostinstall(ctrld string) []byte {
+	var buf bytes.Buffer
+	t := template.Must(template.New("postinstall").Parse(postinstallTemplate))
+	if err := t.Execute(&buf, struct{ Ctrld string }{ctrld}); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}
 
 // Package describes the .pkg to build. Configuration is data.
 type Package struct {
@@ -51,8 +67,14 @@ func (p Package) check() error {
 	if p.Identifier == "" || p.Version == "" || len(p.Ctrld) == 0 || len(p.Wrapper) == 0 || p.MTime.IsZero() {
 		return fmt.Errorf("macos pkg: identifier, version, binaries and MTime are required")
 	}
+	if !plainName.MatchString(p.ctrldName()) {
+		return fmt.Errorf("macos pkg: ctrld name %q: letters, digits, '.', '_' and '-' only (the postinstall names it)", p.ctrldName())
+	}
 	return nil
 }
+
+// plainName is a file name the postinstall can hold unquoted.
+var plainName = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
 func (p Package) ctrldName() string {
 	if p.CtrldName != "" {

@@ -13,7 +13,9 @@ import (
 // inputs give the same MSI: the ProductCode changes with the version (each
 // version is a major upgrade) and the architecture (32- and 64-bit
 // packages must differ), component GUIDs only with the architecture (the
-// components keep their identity across versions).
+// components keep their identity across versions) and, for ctrld's, with
+// the line's binary name: a component's key file keeps its name, so
+// ctrld.exe and ctrld-client.exe are two components.
 type msiCodes struct {
 	ProductCode, Ctrld, Wrapper string
 }
@@ -21,7 +23,7 @@ type msiCodes struct {
 func (p Package) codes() msiCodes {
 	return msiCodes{
 		ProductCode: guid("product", p.Version, p.Arch),
-		Ctrld:       guid("component", "ctrld", p.Arch),
+		Ctrld:       guid("component", p.ctrldName(), p.Arch),
 		Wrapper:     guid("component", "ctrld-install", p.Arch),
 	}
 }

@@ -37,6 +37,12 @@ func (p Package) payload(sources []string) ([]packageFile, []byte, error) {
 	return files, content.Sum(nil), nil
 }
 
+// ctrldName is the ctrld line's binary name, without .exe: the files and
+// the component that carry it are named after it.
+func (p Package) ctrldName() string {
+	return strings.TrimSuffix(filepath.Base(p.Ctrld), filepath.Ext(p.Ctrld))
+}
+
 // hashFile returns the file's MD5 and size, and feeds it to also.
 func hashFile(path string, also io.Writer) ([]byte, int64, error) {
 	f, err := os.Open(path)

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/ctrld-install/ctrld-install/contract"
 )
 
 // archiveName matches ctrld's release archives:
@@ -107,7 +109,7 @@ func (c Config) extractCtrld(archive, format string, p Platform) (string, error)
 
 func isCtrld(member, goos string) bool {
 	base := path.Base(member)
-	for _, n := range ctrldNames {
+	for _, n := range contract.CtrldNames {
 		if base == exeName(n, goos) {
 			return true
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/signing"
@@ -25,6 +26,9 @@ func Stage(cfg Config) error {
 func (c *Config) stage(platforms []Platform) (map[Platform]Binaries, error) {
 	ctrld, err := c.stageCtrld(platforms)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.settleLine(platforms, ctrld); err != nil {
 		return nil, err
 	}
 	if c.Version == "" {
@@ -72,7 +76,8 @@ func (c Config) goBuild(p Platform, ldflags, out, pkg string) error {
 
 // stageCtrld puts a ctrld beside each ctrld-install, in the platforms'
 // order: from CtrldDir, from the release archives, or the demo built from
-// testdata. The binary keeps its release name (ctrld or ctrld-client).
+// testdata (under the name of the line asked for). The binary keeps its
+// release name (ctrld or ctrld-client).
 func (c *Config) stageCtrld(platforms []Platform) ([]string, error) {
 	switch {
 	case c.ArchiveDir != "":
@@ -81,7 +86,7 @@ func (c *Config) stageCtrld(platforms []Platform) ([]string, error) {
 		return c.fromDir(platforms)
 	}
 	return fanOut(platforms, func(p Platform) (string, error) {
-		out := filepath.Join(c.binDir(p), exeName("ctrld", p.OS))
+		out := filepath.Join(c.binDir(p), exeName(c.demoLine(), p.OS))
 		return out, c.goBuild(p, "-s -w -buildid=", out, "./testdata/fakectrld")
 	})
 }
@@ -92,7 +97,7 @@ func (c Config) fromDir(platforms []Platform) ([]string, error) {
 	var staged []string
 	var missing []error
 	for _, p := range platforms {
-		src, err := findCtrld(filepath.Join(c.CtrldDir, p.String()), p.OS)
+		src, err := findCtrld(filepath.Join(c.CtrldDir, p.String()), p.OS, c.lineNames())
 		if err != nil {
 			missing = append(missing, err)
 			continue
@@ -109,17 +114,18 @@ func (c Config) fromDir(platforms []Platform) ([]string, error) {
 	return staged, nil
 }
 
-// ctrldNames are the names releases give the binary.
-var ctrldNames = []string{"ctrld", "ctrld-client"}
-
-func findCtrld(dir, goos string) (string, error) {
-	for _, n := range ctrldNames {
+func findCtrld(dir, goos string, names []string) (string, error) {
+	for _, n := range names {
 		p := filepath.Join(dir, exeName(n, goos))
 		if _, err := os.Stat(p); err == nil {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("no %s or %s in %s", exeName("ctrld", goos), exeName("ctrld-client", goos), dir)
+	var want []string
+	for _, n := range names {
+		want = append(want, exeName(n, goos))
+	}
+	return "", fmt.Errorf("no %s in %s", strings.Join(want, " or "), dir)
 }
 
 func copyFile(src, dst string, mode os.FileMode) error {

@@ -74,13 +74,15 @@ func writeSums(out string, arts []Artifact) error {
 
 // Manifest is manifest.json: what the release holds, for machines.
 type Manifest struct {
-	Version   string     `json:"version"`
-	Demo      bool       `json:"demo"`
+	Version string `json:"version"`
+	Demo    bool   `json:"demo"`
+	// Line is the ctrld line the release packages: its binary's name.
+	Line      string     `json:"line"`
 	Artifacts []Artifact `json:"artifacts"`
 }
 
 func writeManifest(out string, cfg Config, arts []Artifact) error {
-	data, err := json.MarshalIndent(Manifest{Version: cfg.Version, Demo: cfg.Demo(), Artifacts: arts}, "", "  ")
+	data, err := json.MarshalIndent(Manifest{Version: cfg.Version, Demo: cfg.Demo(), Line: cfg.Line, Artifacts: arts}, "", "  ")
 	if err != nil {
 		return err
 	}

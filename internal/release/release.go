@@ -67,6 +67,10 @@ type Config struct {
 	Progress io.Writer
 	// Repo is the module root, for go build.
 	Repo string
+	// Line is the ctrld line the release packages, by its binary's name
+	// (ctrld or ctrld-client): empty takes it from the inputs, or the
+	// first line for the demo ctrld. Once staged, it is the inputs'.
+	Line string
 	// Kinds limits the build to these artifact kinds (pkg, msi, deb, rpm,
 	// tar.gz, ctrld-install-windows, ctrld-install-darwin,
 	// ctrld-install-linux, intune-return-codes); empty builds all.
@@ -142,6 +146,9 @@ func (c *Config) check() error {
 	}
 	if c.CtrldDir != "" && c.ArchiveDir != "" {
 		return fmt.Errorf("release: give ctrld binaries or release archives, not both")
+	}
+	if err := c.checkLine(); err != nil {
+		return err
 	}
 	return os.MkdirAll(c.Out, 0o755)
 }

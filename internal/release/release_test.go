@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/linux"
 	"github.com/ctrld-install/ctrld-install/installers/macos/cpio"
 	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
@@ -79,6 +80,13 @@ func TestDistIsReproducibleWithOnlyGo(t *testing.T) {
 // them apart.
 func fakeReleaseArchives(t *testing.T, version string) (dir string, binaries map[Platform][]byte) {
 	t.Helper()
+	return fakeLineArchives(t, contract.Ctrld, version)
+}
+
+// fakeLineArchives are the archives of the line whose binary is named
+// line: the archives and the binary in each carry its name.
+func fakeLineArchives(t *testing.T, line, version string) (dir string, binaries map[Platform][]byte) {
+	t.Helper()
 	dir = t.TempDir()
 	demo := sharedDemoDist(t)
 	binaries = map[Platform][]byte{}
@@ -88,8 +96,8 @@ func fakeReleaseArchives(t *testing.T, version string) (dir string, binaries map
 			t.Fatal(err)
 		}
 		binaries[p] = data
-		name := "ctrld_" + version + "_" + p.OS + "_" + p.Arch
-		files := map[string][]byte{exeName("ctrld", p.OS): data, "README.md": []byte("# ctrld\n"), "LICENSE": []byte("MIT\n")}
+		name := line + "_" + version + "_" + p.OS + "_" + p.Arch
+		files := map[string][]byte{exeName(line, p.OS): data, "README.md": []byte("# ctrld\n"), "LICENSE": []byte("MIT\n")}
 		if p.OS == "windows" {
 			writeZip(t, filepath.Join(dir, name+".zip"), files)
 		} else {
@@ -220,6 +228,13 @@ func checkFileUnder(t *testing.T, root, name string, want []byte) {
 
 func checkPkg(t *testing.T, pkg string, slices ...[]byte) {
 	t.Helper()
+	checkPkgCtrld(t, pkg, contract.Ctrld, slices...)
+}
+
+// checkPkgCtrld checks that the pkg's payload holds ctrld under the
+// line's name, universal, made of the slices.
+func checkPkgCtrld(t *testing.T, pkg, line string, slices ...[]byte) {
+	t.Helper()
 	f, err := os.Open(pkg)
 	if err != nil {
 		t.Fatal(err)
@@ -244,7 +259,7 @@ func checkPkg(t *testing.T, pkg string, slices ...[]byte) {
 		if err != nil {
 			t.Fatalf("no ctrld in the payload: %v", err)
 		}
-		if h.Name != "./Library/ControlD/ctrld" {
+		if h.Name != "./Library/ControlD/"+line {
 			continue
 		}
 		data, _ := io.ReadAll(cr)

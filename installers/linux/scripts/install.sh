@@ -45,4 +45,5 @@ for f in {{.Ctrld}} {{.Wrapper}}; do
 		chmod 755 "$bin/.$f.new" &&
 		mv -f "$bin/.$f.new" "$bin/$f" || exit 62
 done
-exec "$bin/{{.Wrapper}}" start "$@"
+# The ctrld to run is named: the other line's binary may be beside it.
+exec "$bin/{{.Wrapper}}" start --ctrld "$bin/{{.Ctrld}}" "$@"

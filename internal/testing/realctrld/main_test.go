@@ -19,6 +19,7 @@ var scenarios = map[string]scenario{
 	"offline-purge":        offlinePurge,
 	"offline-erase":        offlineErase,
 	"ctrld-outputs":        captureOutputs,
+	"ctrld-cli":            captureCLI,
 	"offline-upgrade":      offlineUpgrade,
 	"version-upgrade":      versionUpgrade,
 }
