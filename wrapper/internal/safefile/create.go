@@ -1,7 +1,6 @@
 package safefile
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 )
@@ -23,16 +22,5 @@ func CreateNew(path string, perm fs.FileMode) (*os.File, error) {
 
 func openWritable(path string, exclusive bool, perm fs.FileMode) (*os.File, error) {
 	f, err := openWrite(path, exclusive, perm)
-	if errors.Is(err, ErrNotRegular) {
-		return nil, &fs.PathError{Op: "open", Path: path, Err: err}
-	}
-	if err != nil {
-		return nil, err
-	}
-	info, err := f.Stat()
-	if err != nil || !info.Mode().IsRegular() || !notLink(f, info, true) {
-		f.Close()
-		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
-	}
-	return f, nil
+	return regularOnly(path, f, err)
 }

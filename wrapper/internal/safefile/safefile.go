@@ -93,6 +93,12 @@ func OpenExisting(path string) (*os.File, error) { return open(path, true) }
 // an error matching ErrNotRegular, as OpenOrCreate refuses it.
 func OpenRegular(path string) (*os.File, error) {
 	f, err := OpenExisting(path)
+	return regularOnly(path, f, err)
+}
+
+// regularOnly passes on an opened file only when it is a regular file
+// and not a link; anything else is closed and refused with ErrNotRegular.
+func regularOnly(path string, f *os.File, err error) (*os.File, error) {
 	if errors.Is(err, ErrNotRegular) {
 		return nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
 	}
