@@ -11,11 +11,7 @@ import (
 // Notarize submits the signed pkg in out to Apple's notary service and
 // waits for the verdict (the notary package's inputs and bounds).
 func Notarize(ctx context.Context, out string, getenv func(string) string, progress io.Writer) error {
-	cfg, err := notary.FromEnv(getenv)
-	if err != nil {
-		return err
-	}
-	pkg, err := notary.FindPkg(out)
+	cfg, pkg, err := notaryInputs(out, getenv)
 	if err != nil {
 		return err
 	}
@@ -25,11 +21,7 @@ func Notarize(ctx context.Context, out string, getenv func(string) string, progr
 // Staple appends the notarized pkg's ticket to it and records its new
 // bytes in SHA256SUMS and manifest.json.
 func Staple(ctx context.Context, out string, getenv func(string) string, progress io.Writer) error {
-	cfg, err := notary.FromEnv(getenv)
-	if err != nil {
-		return err
-	}
-	pkg, err := notary.FindPkg(out)
+	cfg, pkg, err := notaryInputs(out, getenv)
 	if err != nil {
 		return err
 	}
@@ -37,4 +29,14 @@ func Staple(ctx context.Context, out string, getenv func(string) string, progres
 		return err
 	}
 	return Restamp(out, filepath.Base(pkg))
+}
+
+// notaryInputs are the notary service's inputs and the pkg in out.
+func notaryInputs(out string, getenv func(string) string) (notary.Config, string, error) {
+	cfg, err := notary.FromEnv(getenv)
+	if err != nil {
+		return cfg, "", err
+	}
+	pkg, err := notary.FindPkg(out)
+	return cfg, pkg, err
 }
