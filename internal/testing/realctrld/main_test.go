@@ -20,6 +20,7 @@ var scenarios = map[string]scenario{
 	"offline-erase":        offlineErase,
 	"ctrld-outputs":        captureOutputs,
 	"ctrld-cli":            captureCLI,
+	"ctrld-files":          captureFiles,
 	"offline-upgrade":      offlineUpgrade,
 	"version-upgrade":      versionUpgrade,
 }
