@@ -21,6 +21,7 @@ var scenarios = map[string]scenario{
 	"ctrld-outputs":        captureOutputs,
 	"ctrld-cli":            captureCLI,
 	"ctrld-files":          captureFiles,
+	"client-wrapper":       clientThroughTheWrapper,
 	"offline-upgrade":      offlineUpgrade,
 	"version-upgrade":      versionUpgrade,
 }
