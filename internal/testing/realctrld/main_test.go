@@ -24,6 +24,7 @@ var scenarios = map[string]scenario{
 	"client-wrapper":       clientThroughTheWrapper,
 	"offline-upgrade":      offlineUpgrade,
 	"version-upgrade":      versionUpgrade,
+	"offline-then-online":  offlineUpgradeThenOnline,
 }
 
 func TestMain(m *testing.M) {

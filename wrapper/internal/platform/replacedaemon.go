@@ -29,17 +29,16 @@ const (
 )
 
 // replaceDaemon makes the service run the new binary after ctrld's own
-// restart did not finish: a daemon still running the old binary is
-// stopped through the init system and killed after stopGrace, the
-// service is started again, and it reports whether a daemon of the new
-// binary runs by the end of ctx's deadline (replaceContext). Without
-// /proc and /etc it can tell nothing and does nothing.
+// restart did not finish: any daemon of the binary is stopped through the
+// init system and killed after stopGrace, the service is started again,
+// and it reports whether a daemon of the new binary runs by the end of
+// ctx's deadline (replaceContext). A daemon of the new binary found
+// running is replaced too: the cut-short restart may have started it in
+// its own process group, which is being stopped with it. Without /proc
+// and /etc it can tell nothing and does nothing.
 func (l Linux) replaceDaemon(ctx context.Context, svc Service) bool {
 	if l.Paths.Proc == "" || l.Paths.Etc == "" {
 		return false
-	}
-	if leftover.RunningFile(l.Paths.Proc, svc.Ctrld) {
-		return true
 	}
 	ctx, cancel := replaceContext(ctx)
 	defer cancel()
@@ -47,7 +46,7 @@ func (l Linux) replaceDaemon(ctx context.Context, svc Service) bool {
 		l.stopService(ctx, svc)
 		leftover.StopDaemons(l.Paths.Proc, svc.Ctrld, stopGrace)
 	}
-	l.keepRunning(ctx, svc)
+	l.keepRunning(svc)
 	for !leftover.RunningFile(l.Paths.Proc, svc.Ctrld) {
 		select {
 		case <-ctx.Done():
