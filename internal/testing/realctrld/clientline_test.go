@@ -1,6 +1,6 @@
 //go:build linux
 
-package realctrld_test
+package realctrld
 
 import (
 	"os"
@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -23,40 +22,40 @@ const (
 
 // clientThroughTheWrapper has the wrapper provision the real client line,
 // upgrade it (a reload through its own restart) and remove it.
-func clientThroughTheWrapper(b *realctrld.Box) {
-	b.Must("cp", filepath.Join(realctrld.Share, contract.CtrldClient), filepath.Join(realctrld.Share, contract.Wrapper), "/usr/local/bin/")
-	b.StartAPI(testenv.Canary, realctrld.Accept)
-	b.Must("mkdir", "-p", "-m", "700", contract.Home)
-	b.Write(clientSettings, 0o600, "ProvisionToken="+testenv.Canary+"\n")
-	b.Run("wrapper start", slow, nil, clientWrapper, "start", "--ctrld", clientBin)
-	b.Run("wrapper start (upgrade)", slow, nil, clientWrapper, "start", "--ctrld", clientBin)
-	b.Run("wrapper uninstall", slow, nil, clientWrapper, "uninstall", "--ctrld", clientBin)
-	b.Snapshot("uninstalled", lineFootprint...)
-	b.RecordProcesses("uninstalled")
+func clientThroughTheWrapper(b *box) {
+	b.must("cp", filepath.Join(shareInside, contract.CtrldClient), filepath.Join(shareInside, contract.Wrapper), "/usr/local/bin/")
+	b.startAPI(testenv.Canary, apiAccepts)
+	b.must("mkdir", "-p", "-m", "700", contract.Home)
+	b.write(clientSettings, 0o600, "ProvisionToken="+testenv.Canary+"\n")
+	b.run("wrapper start", slow, nil, clientWrapper, "start", "--ctrld", clientBin)
+	b.run("wrapper start (upgrade)", slow, nil, clientWrapper, "start", "--ctrld", clientBin)
+	b.run("wrapper uninstall", slow, nil, clientWrapper, "uninstall", "--ctrld", clientBin)
+	b.snapshot("uninstalled", lineFootprint...)
+	b.recordProcesses("uninstalled")
 }
 
 // The client line is driven by its own name: provisioned, reloaded on
 // upgrade through its control socket (the one both lines share), and
 // removed with nothing of its service, sockets or home files left.
 func TestRealClientLineThroughTheWrapper(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld realctrld.Ctrld) {
+	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		if binaryName(ctrld) != contract.CtrldClient {
 			t.Skip("only the client line")
 		}
-		s := realctrld.NewSandbox(t, "client-wrapper")
-		if err := os.Link(ctrld.Path, filepath.Join(s.ShareDir(), contract.CtrldClient)); err != nil {
+		s := prepareSandbox(t, "client-wrapper")
+		if err := os.Link(ctrld.Path, filepath.Join(s.shareDir(), contract.CtrldClient)); err != nil {
 			t.Fatal(err)
 		}
-		testenv.GoBuild(t, s.ShareDir(), contract.Wrapper, "./wrapper", "CGO_ENABLED=0")
+		testenv.GoBuild(t, s.shareDir(), contract.Wrapper, "./wrapper", "CGO_ENABLED=0")
 		r := judgeScenario(t, s, 5*time.Minute)
 		wantOneLine(t, step(t, r, "wrapper start"), lineComplete, 0)
 		wantOneLine(t, step(t, r, "wrapper start (upgrade)"), lineComplete, 0)
 		if st := step(t, r, "wrapper uninstall"); st.Exit != 0 || st.Duration > removalBound {
 			t.Errorf("uninstall: exit %d after %s", st.Exit, st.Duration)
 		}
-		snap, _ := r.SnapshotNamed("uninstalled")
+		snap, _ := r.snapshotNamed("uninstalled")
 		var left []string
-		for _, f := range snap.Existing() {
+		for _, f := range snap.existing() {
 			// The sysv logs are the package's purge's to remove; the
 			// settings file is the admin's; the tier's own folder stays.
 			if !strings.HasPrefix(f, contract.LogDir) && f != clientSettings && f != "/run/realctrld" {

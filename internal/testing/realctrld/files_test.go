@@ -1,6 +1,6 @@
 //go:build linux
 
-package realctrld_test
+package realctrld
 
 import (
 	"os"
@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -20,39 +19,39 @@ var lineFootprint = []string{"/etc/init.d/*ctrld*", "/etc/rc2.d/*ctrld*", "/run/
 
 // captureFiles provisions the one ctrld in the share folder by its own
 // name and notes what it put where, then uninstalls it and notes again.
-func captureFiles(b *realctrld.Box) {
+func captureFiles(b *box) {
 	for _, name := range contract.CtrldNames {
-		src := filepath.Join(realctrld.Share, name)
+		src := filepath.Join(shareInside, name)
 		if _, err := os.Stat(src); err != nil {
 			continue
 		}
 		bin := filepath.Join("/usr/local/bin", name)
-		b.Must("cp", src, bin)
-		b.StartAPI(testenv.Canary, realctrld.Accept)
-		b.RunSecret("start", slow, nil, bin, "start", "--cd-org="+testenv.Canary)
-		b.Snapshot("running", lineFootprint...)
-		b.Run("uninstall", slow, nil, bin, "uninstall")
-		b.Snapshot("uninstalled", lineFootprint...)
+		b.must("cp", src, bin)
+		b.startAPI(testenv.Canary, apiAccepts)
+		b.runSecret("start", slow, nil, bin, "start", "--cd-org="+testenv.Canary)
+		b.snapshot("running", lineFootprint...)
+		b.run("uninstall", slow, nil, bin, "uninstall")
+		b.snapshot("uninstalled", lineFootprint...)
 		return
 	}
-	b.Fail("no ctrld in the share folder")
+	b.fail("no ctrld in the share folder")
 }
 
 // The files each line's service puts in place are named as the contract
 // says: the init script, the pid file and the sysv logs after the binary;
 // the sockets and the home dir's log the same for both lines.
 func TestRealCtrldFilesFollowTheContract(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld realctrld.Ctrld) {
-		s := realctrld.NewSandbox(t, "ctrld-files")
+	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
+		s := prepareSandbox(t, "ctrld-files")
 		name := binaryName(ctrld)
-		if err := os.Link(ctrld.Path, filepath.Join(s.ShareDir(), name)); err != nil {
+		if err := os.Link(ctrld.Path, filepath.Join(s.shareDir(), name)); err != nil {
 			t.Fatal(err)
 		}
 		r := judgeScenario(t, s, 4*time.Minute)
-		running, _ := r.SnapshotNamed("running")
-		uninstalled, _ := r.SnapshotNamed("uninstalled")
-		t.Logf("%s running: %v", ctrld.Version, running.Existing())
-		t.Logf("%s after uninstall: %v", ctrld.Version, uninstalled.Existing())
+		running, _ := r.snapshotNamed("running")
+		uninstalled, _ := r.snapshotNamed("uninstalled")
+		t.Logf("%s running: %v", ctrld.Version, running.existing())
+		t.Logf("%s after uninstall: %v", ctrld.Version, uninstalled.existing())
 		if st := step(t, r, "start"); st.Exit != 0 {
 			t.Fatalf("start: exit %d", st.Exit)
 		}
@@ -70,7 +69,7 @@ func TestRealCtrldFilesFollowTheContract(t *testing.T) {
 			want = append(want, filepath.Join(contract.Home, contract.CtrldHomeLogs(name)[0]))
 		}
 		for _, want := range want {
-			if !running.File(want).Exists {
+			if !running.file(want).Exists {
 				t.Errorf("%s: no %s while it runs", ctrld.Version, want)
 			}
 		}

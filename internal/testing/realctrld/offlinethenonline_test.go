@@ -1,19 +1,17 @@
 //go:build linux
 
-package realctrld_test
+package realctrld
 
 import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/ctrld-install/ctrld-install/internal/testing/realctrld"
 )
 
-// online puts the fixed addresses Offline took back on lo.
-func online(b *realctrld.Box) {
-	for _, addr := range append([]string{realctrld.APIAddr}, realctrld.DoHAddr...) {
-		b.Must("/usr/sbin/ip", "addr", "add", addr+"/32", "dev", "lo")
+// online puts the fixed addresses offline took back on lo.
+func online(b *box) {
+	for _, addr := range append([]string{apiAddr}, dohAddrs...) {
+		b.must("/usr/sbin/ip", "addr", "add", addr+"/32", "dev", "lo")
 	}
 }
 
@@ -21,20 +19,20 @@ func online(b *realctrld.Box) {
 // booted offline opens its control socket, and finishing the package
 // (dpkg --configure -a) must move the service to the new binary within
 // 30 s, whatever ctrld's own restart does.
-func offlineUpgradeThenOnline(b *realctrld.Box) {
+func offlineUpgradeThenOnline(b *box) {
 	installProvisionedDeb(b)
 	bootOffline(b)
-	b.Run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", realctrld.Share+"/"+shareUpgradeDeb)
+	b.run("dpkg -i (upgrade)", slow, nil, "dpkg", "-i", shareInside+"/"+shareUpgradeDeb)
 	online(b)
-	b.Shell("wait for the control socket", quick, "i=0; while [ ! -S /run/ctrld_control.sock ] && [ $i -lt 120 ]; do sleep 0.5; i=$((i+1)); done; test -S /run/ctrld_control.sock")
-	b.Run("dpkg --configure -a", slow, nil, "dpkg", "--configure", "-a")
-	b.Shell("daemon binaries", quick, "for p in /proc/[0-9]*; do case \"$(cat $p/cmdline 2>/dev/null | tr '\\0' ' ')\" in *ctrld\\ run*) readlink $p/exe;; esac; done")
-	b.Run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
+	b.run("wait for the control socket", quick, nil, "/bin/sh", "-c", "i=0; while [ ! -S /run/ctrld_control.sock ] && [ $i -lt 120 ]; do sleep 0.5; i=$((i+1)); done; test -S /run/ctrld_control.sock")
+	b.run("dpkg --configure -a", slow, nil, "dpkg", "--configure", "-a")
+	b.run("daemon binaries", quick, nil, "/bin/sh", "-c", "for p in /proc/[0-9]*; do case \"$(cat $p/cmdline 2>/dev/null | tr '\\0' ' ')\" in *ctrld\\ run*) readlink $p/exe;; esac; done")
+	b.run("dpkg --purge", slow, nil, "dpkg", "--purge", "ctrld")
 	recordRemoval(b, "after-purge")
 }
 
 func TestOfflineUpgradeConvergesOnceOnline(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld realctrld.Ctrld) {
+	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		r := runScenario(t, ctrld, "offline-then-online", 8*time.Minute)
 		wantBootedOffline(t, r)
 		wantLineOnce(t, step(t, r, "dpkg -i (upgrade)"), lineReloadFailed)
