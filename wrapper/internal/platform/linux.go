@@ -122,20 +122,23 @@ func (l Linux) oldBinaryRuns(svc Service) bool {
 const restartBound = 2 * time.Second
 
 // keepRunning starts svc through the init system when no process of it
-// runs: systemd queues the start, a sysv script starts the daemon.
-func (l Linux) keepRunning(svc Service) {
+// runs: systemd queues the start, a sysv script starts the daemon. It
+// reports whether it asked for the start: not while a process of svc
+// still runs, one being killed included.
+func (l Linux) keepRunning(svc Service) bool {
 	if l.Paths.Proc == "" || l.Paths.Etc == "" || leftover.Running(l.Paths.Proc, svc.Ctrld) {
-		return
+		return false
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), restartBound)
 	defer cancel()
 	if l.Paths.RunDir != "" && l.Paths.Systemctl != "" && leftover.SystemdRuns(l.Paths.RunDir) {
 		l.SystemctlRun(ctx, "--no-block", "start", svc.Name+".service")
-		return
+		return true
 	}
 	if script := filepath.Join(l.Paths.Etc, "init.d", svc.Name); anyExists([]string{script}) {
 		l.Run(ctx, svc.Env, script, "start")
 	}
+	return true
 }
 
 // Ready reports whether ctrld's commands can reach its daemon: it answers

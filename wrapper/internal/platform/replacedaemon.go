@@ -24,6 +24,9 @@ const (
 	// stopGrace is how long the old daemon gets after SIGTERM before it
 	// is killed: one caught in its stop never ends by itself.
 	stopGrace = 700 * time.Millisecond
+	// retryStart is how often the start is asked for again while no
+	// daemon runs.
+	retryStart = 500 * time.Millisecond
 	// newDaemonPoll is how often the wait looks for the new daemon.
 	newDaemonPoll = 100 * time.Millisecond
 )
@@ -46,11 +49,19 @@ func (l Linux) replaceDaemon(ctx context.Context, svc Service) bool {
 		l.stopService(ctx, svc)
 		leftover.StopDaemons(l.Paths.Proc, svc.Ctrld, stopGrace)
 	}
-	l.keepRunning(svc)
+	var asked time.Time
 	for !leftover.RunningFile(l.Paths.Proc, svc.Ctrld) {
+		// The daemons just killed may not be gone yet, a sysv script
+		// does not start one while its pid file names a live process,
+		// and a daemon started while the old one lets go of its port
+		// may end at once: while none runs, the start is asked for
+		// again every retryStart.
+		if time.Since(asked) >= retryStart && l.keepRunning(svc) {
+			asked = time.Now()
+		}
 		select {
 		case <-ctx.Done():
-			return false
+			return leftover.RunningFile(l.Paths.Proc, svc.Ctrld)
 		case <-time.After(newDaemonPoll):
 		}
 	}
