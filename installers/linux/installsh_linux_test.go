@@ -142,40 +142,52 @@ func mustDo(t *testing.T, errs ...error) {
 }
 
 // install.sh refuses a destination someone other than root could replace,
-// with one line and CTRLD_NOT_FOUND, before it copies or runs anything:
-// the same rules the wrapper applies to the ctrld it runs.
+// with the bundled wrapper's reason, one line of its own and
+// CTRLD_NOT_FOUND, before it copies or runs anything: the wrapper's own
+// rules (check-path), on the folder the kernel resolves.
 func TestInstallShRefusesAReplaceableDestination(t *testing.T) {
 	testenv.RealInstall(t, "install.sh in a chroot")
 	ctrld, wrapper := binaries(t)
 	archive := buildFile(t, Package{Name: "ctrld", Version: "1.0.0", Arch: "amd64", Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}, "tar.gz")
 	for _, tc := range []struct {
 		name, prefix, reason string
-		prepare              func(t *testing.T, root string)
+		// refused is the path the wrapper refuses; bin when empty.
+		refused string
+		prepare func(t *testing.T, root string)
 	}{
-		{"/usr/local root:staff 2775, as on older Debian", "", "directory /usr/local is group- or world-writable", func(t *testing.T, root string) {
+		{"/usr/local root:staff 2775, as on older Debian", "", "directory /usr/local is group- or world-writable", "", func(t *testing.T, root string) {
 			local := filepath.Join(root, "usr", "local")
 			mustDo(t, os.Chown(local, 0, 50), os.Chmod(local, os.ModeSetgid|0o775))
 		}},
-		{"bin owned by a user", "", "directory /usr/local/bin is owned by uid 1000", func(t *testing.T, root string) {
+		{"bin owned by a user", "", "directory /usr/local/bin is owned by uid 1000", "", func(t *testing.T, root string) {
 			mustDo(t, os.Chown(filepath.Join(root, "usr", "local", "bin"), userUID, userUID))
 		}},
-		{"world-writable bin", "", "directory /usr/local/bin is group- or world-writable", func(t *testing.T, root string) {
+		{"world-writable bin", "", "directory /usr/local/bin is group- or world-writable", "", func(t *testing.T, root string) {
 			mustDo(t, os.Chmod(filepath.Join(root, "usr", "local", "bin"), 0o777))
 		}},
-		{"a group-writable ctrld already there", "", "/usr/local/bin/ctrld is group- or world-writable", func(t *testing.T, root string) {
+		{"a group-writable ctrld already there", "", "/usr/local/bin/ctrld is group- or world-writable", "/usr/local/bin/ctrld", func(t *testing.T, root string) {
 			mustDo(t, os.WriteFile(filepath.Join(root, "usr", "local", "bin", "ctrld"), []byte("old"), 0o775))
 			mustDo(t, os.Chmod(filepath.Join(root, "usr", "local", "bin", "ctrld"), 0o775))
 		}},
-		{"a ctrld-install owned by a user", "", "/usr/local/bin/ctrld-install is owned by uid 1000", func(t *testing.T, root string) {
+		{"a ctrld-install owned by a user", "", "/usr/local/bin/ctrld-install is owned by uid 1000", "/usr/local/bin/ctrld-install", func(t *testing.T, root string) {
 			p := filepath.Join(root, "usr", "local", "bin", "ctrld-install")
 			mustDo(t, os.WriteFile(p, []byte("old"), 0o755), os.Chown(p, userUID, userUID))
 		}},
-		{"a PREFIX linked into a user's folder", "/opt/ctrld", "directory /home/user is owned by uid 1000", func(t *testing.T, root string) {
+		{"a PREFIX linked into a user's folder", "/opt/ctrld", "directory /home/user is owned by uid 1000", "", func(t *testing.T, root string) {
 			user := filepath.Join(root, "home", "user")
 			mustDo(t, os.MkdirAll(filepath.Join(user, "bin"), 0o755), os.Chown(user, userUID, userUID))
 			mustDo(t, os.MkdirAll(filepath.Join(root, "opt"), 0o755), os.Symlink("../home/user", filepath.Join(root, "opt", "ctrld")))
 		}},
-		{"a relative PREFIX", "opt", "opt/bin is not an absolute path", func(*testing.T, string) {}},
+		// The kernel resolves /opt/link/.. from the link's target, the
+		// user's folder: the cleaned path, root's /opt/bin, is not where
+		// the binaries would go.
+		{"a PREFIX whose .. follows a link into a user's folder", "/opt/link/..", "directory /home/user is owned by uid 65534", "", func(t *testing.T, root string) {
+			user := filepath.Join(root, "home", "user")
+			mustDo(t, os.MkdirAll(filepath.Join(user, "sub"), 0o755), os.MkdirAll(filepath.Join(user, "bin"), 0o755))
+			mustDo(t, os.Chown(user, nobodyUID, nobodyUID), os.Chown(filepath.Join(user, "bin"), nobodyUID, nobodyUID))
+			mustDo(t, os.MkdirAll(filepath.Join(root, "opt", "bin"), 0o755), os.Symlink("/home/user/sub", filepath.Join(root, "opt", "link")))
+		}},
+		{"a relative PREFIX", "opt", "opt/bin is not an absolute path", "", func(*testing.T, string) {}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := installShRoot(t, archive, func(root string) { tc.prepare(t, root) })
@@ -189,7 +201,12 @@ func TestInstallShRefusesAReplaceableDestination(t *testing.T) {
 			if tc.prefix == "" {
 				bin = "/usr/local/bin"
 			}
-			want := "install.sh: refusing to install into " + bin + ": " + tc.reason + "; use a PREFIX only root can write to\n"
+			refused := tc.refused
+			if refused == "" {
+				refused = bin
+			}
+			want := "ctrld-install: refusing " + refused + ": replaceable by another user: " + tc.reason + "\n" +
+				"install.sh: refusing to install into " + bin + "; use a PREFIX only root can write to\n"
 			if out != want {
 				t.Errorf("output\n%q, want\n%q", out, want)
 			}
@@ -203,6 +220,9 @@ func TestInstallShRefusesAReplaceableDestination(t *testing.T) {
 		})
 	}
 }
+
+// nobodyUID owns the user's folder of an attack.
+const nobodyUID = 65534
 
 // What install.sh accepts: a sticky world-writable folder on the way (like
 // /tmp) whose entry is root's, and a PREFIX linked to a root-only folder.

@@ -405,3 +405,41 @@ func TestPostinstallLeavesACurrentJobAlone(t *testing.T) {
 		t.Fatalf("launchd job changed:\n%s", got)
 	}
 }
+
+// An upgrade finding a job named like ours that runs a ctrld from a
+// user's folder never has launchd load it as root: the job is unloaded,
+// pointed at the packaged binary and only then loaded; the user's file is
+// not ours, and stays.
+func TestPostinstallRepointsAJobOfAUsersCtrld(t *testing.T) {
+	t.Parallel()
+	testenv.RequireTool(t, "chroot")
+	m := newMacRoot(t, shippedPostinstall(t))
+	m.scenario()
+	const users = "/Users/u"
+	if err := os.MkdirAll(m.path(users), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	m.write(users+"/ctrld", []byte("theirs"), 0o755)
+	for _, p := range []string{users, users + "/ctrld"} {
+		if err := os.Chown(m.path(p), 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m.write(daemonPath, daemonPlist(users+"/ctrld"), 0o644)
+	m.write("/tmp/launchctl.loaded", nil, 0o644)
+	if line := m.run(0); line != "provisioning complete (exit 0)" {
+		t.Fatalf("line %q", line)
+	}
+	var want map[string]any
+	plist.Unmarshal(daemonPlist(InstallDir+"/ctrld"), &want)
+	if got := m.job(daemonPath); !sameJob(got, want) {
+		t.Fatalf("launchd job not pointed at the packaged binary:\n%s", m.read(daemonPath))
+	}
+	calls := "unload " + daemonPath + "\nlist ctrld\nunload " + daemonPath + "\nload -w " + daemonPath + "\n"
+	if got := m.read("/tmp/launchctl.log"); got != calls {
+		t.Fatalf("launchctl calls %q, want %q", got, calls)
+	}
+	if m.read(users+"/ctrld") != "theirs" {
+		t.Error("the user's file was changed or removed")
+	}
+}

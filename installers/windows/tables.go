@@ -31,7 +31,7 @@ func settingProperties() (all, hidden []string) {
 // action then sets ARPSYSTEMCOMPONENT, which RegisterProduct writes as
 // SystemComponent=1 in the product's Uninstall key.
 const (
-	PropHideARP      = "HIDE_ARP"
+	PropHideARP      = settings.HideARPProperty
 	hideARPAction    = "HideARP"
 	hideARPCondition = PropHideARP + `="1"`
 	// CASetProperty is custom action type 51: it sets the property named

@@ -13,16 +13,15 @@ import (
 var updateDoc = flag.Bool("update-doc", false, "rewrite the guides' settings tables from Table")
 
 // settingsTable is a table of the guides with one row for each setting,
-// in Table's order, built by row. Rows that other lets through are not
-// settings (an MSI property of the installer's own) and stay after them.
+// in Table's order, built by row, then the rows extra gives.
 type settingsTable struct {
 	doc, header string
 	row         func(Setting) string
-	other       func(row string) bool
+	extra       func() []string
 }
 
 var guideTables = []settingsTable{
-	{doc: "intune.md", header: "| MSI property | settings key | values |", row: msiRow, other: notASetting},
+	{doc: "intune.md", header: "| MSI property | settings key | values |", row: msiRow, extra: msiOnlyRows},
 	{doc: "jamf.md", header: "| key | type | value |", row: profileRow},
 }
 
@@ -44,8 +43,13 @@ func profileRow(s Setting) string {
 	return "| `" + string(s.Key) + "` | " + plistTypes[s.Kind] + " | " + s.Doc.Values + " |"
 }
 
-func notASetting(row string) bool {
-	return strings.HasPrefix(row, "| ") && strings.Contains(row, " | none | ")
+// msiOnlyRows are the MSI's own properties, which set no settings key.
+func msiOnlyRows() []string {
+	var rows []string
+	for _, p := range MSIOnlyProperties {
+		rows = append(rows, "| `"+p.Property+"` | none | "+p.Values+" |")
+	}
+	return rows
 }
 
 // TestGuideTablesMatchTable holds the settings tables of the Windows and
@@ -62,26 +66,21 @@ func TestGuideTablesMatchTable(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no table headed %q", g.doc, g.header)
 		}
-		var settingRows, others []string
-		for _, r := range rows {
-			if g.other != nil && g.other(r) {
-				others = append(others, r)
-				continue
-			}
-			settingRows = append(settingRows, r)
-		}
 		var want []string
 		for _, s := range Table {
 			want = append(want, g.row(s))
 		}
+		if g.extra != nil {
+			want = append(want, g.extra()...)
+		}
 		if *updateDoc {
-			settingRows = want
-			if err := os.WriteFile(path, []byte(head+strings.Join(append(want, others...), "\n")+tail), 0o644); err != nil {
+			rows = want
+			if err := os.WriteFile(path, []byte(head+strings.Join(want, "\n")+tail), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if strings.Join(settingRows, "\n") != strings.Join(want, "\n") {
-			t.Errorf("%s:\n doc  %q\n want %q (go test ./wrapper/settings -run GuideTables -update-doc)", g.doc, settingRows, want)
+		if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s:\n doc  %q\n want %q (go test ./wrapper/settings -run GuideTables -update-doc)", g.doc, rows, want)
 		}
 	}
 }

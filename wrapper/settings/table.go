@@ -1,8 +1,10 @@
 package settings
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
@@ -53,8 +55,8 @@ type Setting struct {
 
 // Choice is one value of an enumerated setting and the value of ctrld's
 // flag it stands for. Name identifies it where Value cannot: the ADML
-// string that shows it in the ADMX's list.
-type Choice struct{ Value, Ctrld, Name string }
+// string that shows it in the ADMX's list. Help says what it does.
+type Choice struct{ Value, Ctrld, Name, Help string }
 
 // Doc is what the guides, the ADMX template and the sample profile say
 // of a setting.
@@ -77,7 +79,7 @@ var Table = []Setting{
 	{
 		Key: ProvisionToken, Kind: Text, Secret: true,
 		Valid: TokenWellFormed, MaxLen: maxTokenLen, Invalid: codes.ProvisionTokenMalformed,
-		Rule:        "whitespace, control characters, quotes, backslashes, non-ASCII and more than 1024 bytes are refused",
+		Rule:        fmt.Sprintf("whitespace, control characters, quotes, backslashes, non-ASCII and more than %d bytes are refused", maxTokenLen),
 		Ctrld:       func(v string) []string { return []string{"--cd-org=" + v} },
 		Flag:        "token",
 		FlagUsage:   "the provisioning token itself, for installers that can pass it only on the command line (the MSI); empty means none",
@@ -94,16 +96,16 @@ var Table = []Setting{
 	{
 		Key: CustomHostname, Kind: Text,
 		Valid: HostnameValid, MaxLen: maxHostnameLen, Invalid: codes.CustomHostnameInvalid,
-		Rule:        "an RFC 1123 name of 3 to 64 characters",
+		Rule:        hostnameRule,
 		Ctrld:       func(v string) []string { return []string{"--custom-hostname=" + v} },
 		Flag:        "custom-hostname",
-		FlagUsage:   "CustomHostname setting (beats managed settings)",
+		FlagUsage:   "CustomHostname setting: " + hostnameRule + " (beats managed settings)",
 		MSIProperty: "CUSTOM_HOSTNAME",
 		Doc: Doc{
 			Title:   "Custom hostname",
-			Help:    "The device name to register: an RFC 1123 name of 3 to 64 characters (letters, digits, hyphens, dots).",
+			Help:    "The device name to register: " + hostnameRule + " (letters, digits, hyphens, dots).",
 			Label:   "Hostname:",
-			Values:  "optional; RFC 1123 name, 3 to 64 characters",
+			Values:  "optional; " + hostnameRule,
 			Example: "web-01",
 			Profile: jamfSerialNumber,
 		},
@@ -114,13 +116,13 @@ var Table = []Setting{
 		Invalid:     codes.InterceptModeInvalid,
 		Ctrld:       interceptArgs,
 		Flag:        "intercept-mode",
-		FlagUsage:   "InterceptMode setting: standard or intercept-dns (beats managed settings)",
+		FlagUsage:   "InterceptMode setting: " + choiceList(interceptChoices, "") + " (beats managed settings)",
 		MSIProperty: "INTERCEPT_MODE",
 		Doc: Doc{
 			Title:   "Intercept mode",
-			Help:    "standard: ctrld listens on its own address. intercept-dns: ctrld intercepts all DNS traffic. On an upgrade, setting this restarts ctrld in that mode.",
+			Help:    choiceHelp(interceptChoices) + " On an upgrade, setting this restarts ctrld in that mode.",
 			Label:   "Mode:",
-			Values:  "optional; `standard` or `intercept-dns`",
+			Values:  "optional; " + choiceList(interceptChoices, "`"),
 			Example: InterceptStandard,
 		},
 	},
@@ -148,8 +150,33 @@ const (
 )
 
 var interceptChoices = []Choice{
-	{Value: InterceptStandard, Ctrld: interceptOff, Name: "InterceptStandard"},
-	{Value: InterceptDNS, Ctrld: "dns", Name: "InterceptDNS"},
+	{Value: InterceptStandard, Ctrld: interceptOff, Name: "InterceptStandard", Help: "ctrld listens on its own address."},
+	{Value: InterceptDNS, Ctrld: "dns", Name: "InterceptDNS", Help: "ctrld intercepts all DNS traffic."},
+}
+
+// hostnameRule says in words what HostnameValid accepts.
+var hostnameRule = fmt.Sprintf("an RFC 1123 name of %d to %d characters", minHostnameLen, maxHostnameLen)
+
+// choiceList names the values of choices, each between quote, as
+// "a or b" or "a, b or c".
+func choiceList(choices []Choice, quote string) string {
+	var values []string
+	for _, c := range choices {
+		values = append(values, quote+c.Value+quote)
+	}
+	if len(values) < 2 {
+		return strings.Join(values, "")
+	}
+	return strings.Join(values[:len(values)-1], ", ") + " or " + values[len(values)-1]
+}
+
+// choiceHelp says what each choice does, in order.
+func choiceHelp(choices []Choice) string {
+	var parts []string
+	for _, c := range choices {
+		parts = append(parts, c.Value+": "+c.Help)
+	}
+	return strings.Join(parts, " ")
 }
 
 // jamfSerialNumber is the Jamf Pro payload variable Jamf replaces with

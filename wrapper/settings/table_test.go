@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -81,5 +82,33 @@ func TestIsKeyBytesAllocatesNothing(t *testing.T) {
 	}
 	if k, ok := isKeyBytes([]byte("UseDevEnvironment")); !ok || k != UseDevEnvironment {
 		t.Fatal("a key is not found")
+	}
+}
+
+// The prose that states a setting's limits is built from the checks'
+// own bounds and choices, and the code a bad value gets says the same
+// rule.
+func TestProseStatesTheChecksLimits(t *testing.T) {
+	host, _ := Lookup(CustomHostname)
+	longest := strings.Repeat("a", 31) + "." + strings.Repeat("a", maxHostnameLen-32)
+	if !HostnameValid(strings.Repeat("a", minHostnameLen)) || HostnameValid(strings.Repeat("a", minHostnameLen-1)) || !HostnameValid(longest) || HostnameValid(longest+"a") {
+		t.Fatalf("HostnameValid's bounds are not %d to %d", minHostnameLen, maxHostnameLen)
+	}
+	for _, prose := range []string{host.Rule, host.Doc.Help, host.Doc.Values, codes.CustomHostnameInvalid.Meaning} {
+		if !strings.Contains(prose, hostnameRule) {
+			t.Errorf("%q does not say %q", prose, hostnameRule)
+		}
+	}
+	token, _ := Lookup(ProvisionToken)
+	if !TokenWellFormed(strings.Repeat("a", maxTokenLen)) || TokenWellFormed(strings.Repeat("a", maxTokenLen+1)) || !strings.Contains(token.Rule, strconv.Itoa(maxTokenLen)+" bytes") {
+		t.Errorf("the token's rule %q is not its check's bound, %d bytes", token.Rule, maxTokenLen)
+	}
+	mode, _ := Lookup(InterceptMode)
+	for _, c := range mode.Choices {
+		for _, prose := range []string{mode.FlagUsage, mode.Doc.Values, mode.Doc.Help} {
+			if !strings.Contains(prose, c.Value) {
+				t.Errorf("%q does not name the choice %s", prose, c.Value)
+			}
+		}
 	}
 }

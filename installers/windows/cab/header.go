@@ -1,6 +1,9 @@
 // Package cab reads and writes Microsoft cabinet files (MS-CAB): one
 // folder, MSZIP-compressed CFDATA blocks with real checksums, the format
-// of the cabinet embedded in a Windows Installer package.
+// of the cabinet embedded in a Windows Installer package. The writer
+// emits only blocks the strictest decoder reads (libmspack's, which
+// refuses an incomplete Huffman code), checking each before it is
+// written.
 package cab
 
 import (

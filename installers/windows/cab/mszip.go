@@ -16,33 +16,64 @@ const storedOverhead = 2 + 5
 
 // compressor turns 32 KiB blocks into MSZIP payloads. Each block is
 // compressed on its own (no history), which every decoder accepts and
-// lets one flate.Writer be reused with Reset.
+// lets the flate.Writers be reused with Reset.
+//
+// A block goes out only in a form every decoder reads (decodesStrictly):
+// compress/flate at its default level, else at BestSpeed, whose other
+// matcher makes other blocks, else stored. Which one is chosen depends on
+// the data alone, so the output stays reproducible.
 type compressor struct {
-	fw  *flate.Writer
-	buf bytes.Buffer
+	levels [2]*flate.Writer // made on first use
+	buf    bytes.Buffer
+	check  strictDecoder
 }
 
-func newCompressor() *compressor {
-	fw, _ := flate.NewWriter(nil, flate.DefaultCompression)
-	return &compressor{fw: fw}
-}
+// compressionLevels are tried in turn.
+var compressionLevels = [2]int{flate.DefaultCompression, flate.BestSpeed}
 
-// compress returns "CK" and a final DEFLATE block holding data, never
-// more than a stored block would take. The slice is reused by the next
-// call.
+func newCompressor() *compressor { return &compressor{} }
+
+// compress returns "CK" and DEFLATE blocks holding data, ending in a
+// final one, never more than a stored block would take. The slice is
+// reused by the next call.
 func (c *compressor) compress(data []byte) ([]byte, error) {
+	for i := range compressionLevels {
+		ok, err := c.deflate(i, data)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return c.buf.Bytes(), nil
+		}
+	}
+	c.store(data)
+	return c.buf.Bytes(), nil
+}
+
+// deflate compresses data at the i-th level into buf and reports whether
+// the result is smaller than stored and read alike by every decoder.
+func (c *compressor) deflate(i int, data []byte) (bool, error) {
 	c.buf.Reset()
 	c.buf.Write(mszipMagic[:])
-	c.fw.Reset(&c.buf)
-	if _, err := c.fw.Write(data); err != nil {
-		return nil, err
+	if c.levels[i] == nil {
+		c.levels[i], _ = flate.NewWriter(nil, compressionLevels[i])
 	}
-	if err := c.fw.Close(); err != nil {
-		return nil, err
+	fw := c.levels[i]
+	fw.Reset(&c.buf)
+	if _, err := fw.Write(data); err != nil {
+		return false, err
 	}
-	if c.buf.Len() <= storedOverhead+len(data) {
-		return c.buf.Bytes(), nil
+	if err := fw.Close(); err != nil {
+		return false, err
 	}
+	if c.buf.Len() > storedOverhead+len(data) {
+		return false, nil
+	}
+	return c.check.decodes(c.buf.Bytes()[len(mszipMagic):], data), nil
+}
+
+// store puts data in buf as one final stored DEFLATE block.
+func (c *compressor) store(data []byte) {
 	c.buf.Reset()
 	c.buf.Write(mszipMagic[:])
 	var stored [5]byte
@@ -51,7 +82,6 @@ func (c *compressor) compress(data []byte) ([]byte, error) {
 	binary.LittleEndian.PutUint16(stored[3:], ^uint16(len(data)))
 	c.buf.Write(stored[:])
 	c.buf.Write(data)
-	return c.buf.Bytes(), nil
 }
 
 // decompressor inflates MSZIP blocks of one folder in order, keeping the

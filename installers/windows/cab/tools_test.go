@@ -58,8 +58,18 @@ func checkExtracted(t *testing.T, dir string, files []testFile) {
 }
 
 func TestCabextractAcceptsWriterOutput(t *testing.T) {
+	cabextractReads(t, toolFiles())
+}
+
+func TestGcabAcceptsWriterOutput(t *testing.T) {
+	gcabReads(t, toolFiles())
+}
+
+// cabextractReads checks that libmspack tests and extracts the files as
+// written.
+func cabextractReads(t *testing.T, files []testFile) {
+	t.Helper()
 	tool := testenv.RequireTool(t, "cabextract")
-	files := toolFiles()
 	path := writeCab(t, files)
 	out := run(t, tool, "-t", path)
 	if !strings.Contains(out, "All done, no errors.") {
@@ -76,9 +86,10 @@ func TestCabextractAcceptsWriterOutput(t *testing.T) {
 	checkExtracted(t, dir, files)
 }
 
-func TestGcabAcceptsWriterOutput(t *testing.T) {
+// gcabReads checks that gcab lists and extracts the files as written.
+func gcabReads(t *testing.T, files []testFile) {
+	t.Helper()
 	tool := testenv.RequireTool(t, "gcab")
-	files := toolFiles()
 	path := writeCab(t, files)
 	out := run(t, tool, "-t", path)
 	for _, f := range files {
@@ -89,6 +100,66 @@ func TestGcabAcceptsWriterOutput(t *testing.T) {
 	dir := t.TempDir()
 	run(t, tool, "-x", "-C", dir, path)
 	checkExtracted(t, dir, files)
+}
+
+// Both decoders read whatever the writer is given: random data of many
+// seeds and sizes, incompressible or highly repetitive, and real Go
+// binaries (the Windows ctrld-install of each architecture among them).
+func TestDecodersReadArbitraryContent(t *testing.T) {
+	sets := map[string]func(*testing.T) []testFile{
+		"random":   func(*testing.T) []testFile { return arbitraryFiles() },
+		"binaries": realBinaries,
+	}
+	for name, files := range sets {
+		t.Run(name, func(t *testing.T) {
+			files := files(t)
+			t.Run("cabextract", func(t *testing.T) { cabextractReads(t, files) })
+			t.Run("gcab", func(t *testing.T) { gcabReads(t, files) })
+		})
+	}
+}
+
+func arbitraryFiles() []testFile {
+	var files []testFile
+	for seed := uint64(1); seed <= 6; seed++ {
+		size := int(seed)*blockSize*3/2 + int(seed)*7
+		files = append(files,
+			testFile{fmt.Sprintf("random%d.bin", seed), pseudoRandom(seed, size)},
+			testFile{fmt.Sprintf("strided%d.bin", seed), strided(seed, size)},
+			testFile{fmt.Sprintf("text%d.txt", seed), textLike(seed, size)},
+		)
+	}
+	return append(files,
+		testFile{"zeros.bin", make([]byte, 5*blockSize+1)},
+		testFile{"strided-short.bin", strided(2, 15881)},
+	)
+}
+
+// realBinaries builds ctrld-install for Windows on every architecture the
+// MSI ships, and the demo ctrld, as the release builds them.
+func realBinaries(t *testing.T) []testFile {
+	if testing.Short() {
+		t.Skip("-short: builds four binaries")
+	}
+	flags := []string{"-trimpath", "-ldflags", "-s -w -buildid="}
+	var files []testFile
+	for _, b := range []struct{ arch, pkg, name string }{
+		{"arm64", "./wrapper", "ctrld_install_arm64.exe"},
+		{"amd64", "./wrapper", "ctrld_install_amd64.exe"},
+		{"386", "./wrapper", "ctrld_install_386.exe"},
+		{"arm64", "./testdata/fakectrld", "ctrld_arm64.exe"},
+	} {
+		out := filepath.Join(t.TempDir(), b.name)
+		if err := testenv.Build(out, b.pkg, flags, "GOOS=windows", "GOARCH="+b.arch); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, testFile{b.name, data})
+	}
+	return files
 }
 
 // TestReadGcabCabinet reads an MSZIP cabinet that gcab made; gcab's

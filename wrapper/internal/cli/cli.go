@@ -1,5 +1,5 @@
-// Package cli is ctrld-install's command line: start, last, codes,
-// version.
+// Package cli is ctrld-install's command line: the commands of its
+// command table, their flags and their help.
 package cli
 
 import (
@@ -17,40 +17,17 @@ var Version = "dev"
 
 // Exit codes outside the code table.
 const (
-	exitOK    = 0
-	exitNone  = 1 // `last` or `explain` found no recorded line
-	exitUsage = 2
+	exitOK   = 0
+	exitNone = 1 // `last` or `explain` found no recorded line
+	// exitFailed is a command that could not do its work for a reason
+	// that is not a usage error: `report` could not read an input.
+	exitFailed = 1
+	exitUsage  = 2
 )
 
 // interruptedExit is WRAPPER_INTERRUPTED's exit code, for the commands
 // that print no line: a signal ended them before they could answer.
 var interruptedExit = codes.WrapperInterrupted.Exit
-
-const usage = `usage: ` + contract.Wrapper + ` <command> [flags]
-
-commands:
-  start    provision ctrld: run "ctrld start", print one line, exit with its code
-  preflight  tell, changing nothing, whether start would fail and with which
-           code: one line, exit with that code (-v every check, --json)
-  configured  exit 0 when start has work to do (a token from any source, or an
-           installed service to upgrade), 1 when not, 68 when interrupted;
-           prints nothing
-  last     print the last recorded result line
-  explain  print that line, what its code means, the next safe action and the
-           evidence ctrld recorded for that attempt (bounded, token redacted)
-  uninstall  package removal: ctrld uninstall, then delete the wrapper's records
-  install-msi FILE.msi [PROPERTY=value...]
-           Windows (Intune Win32 apps, RMM): run msiexec on the MSI and exit with
-           the stage code (21-69), or msiexec's 0, 3010, 1641, 1618; else 1603
-  codes    print the provisioning code table (--json for JSON)
-  report [FILE...]
-           count devices per code in fleet exports (Jamf extension-attribute
-           CSV, Intune install-status CSV, install logs, lines; stdin with no
-           FILE or "-"): text, --json, --html FILE; --column NAME
-  version  print the version
-
-run "` + contract.Wrapper + ` start -h" for start's flags.
-`
 
 // System is the machine the command line runs on, given by main: the
 // OS's behaviour, its log and the environment. Tests build their own main
@@ -70,36 +47,21 @@ type System struct {
 // writes to stderr.
 func Run(sys System, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		writeUsage(stderr)
 		return exitUsage
 	}
 	switch args[0] {
-	case "start":
-		return runStart(sys, args[1:], stdout, stderr)
-	case "preflight":
-		return runPreflight(sys, args[1:], stdout, stderr)
-	case "configured":
-		return runConfigured(sys, args[1:], stdout, stderr)
-	case "last":
-		return runLast(sys, args[1:], stdout, stderr)
-	case "explain":
-		return runExplain(sys, args[1:], stdout, stderr)
-	case "uninstall":
-		return runUninstall(sys, args[1:], stdout, stderr)
-	case "install-msi":
-		return runInstallMSI(sys, args[1:], stdout, stderr)
-	case "codes":
-		return runCodes(args[1:], stdout, stderr)
-	case "report":
-		return runReport(args[1:], sys.Stdin, stdout, stderr)
-	case "version", "--version":
-		fmt.Fprintln(stdout, contract.Wrapper, Version)
-		return exitOK
 	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
+		writeUsage(stdout)
 		return exitOK
+	case "--version":
+		return runVersion(sys, nil, stdout, stderr)
+	}
+	if c, ok := lookupCommand(args[0]); ok {
+		return c.run(sys, args[1:], stdout, stderr)
 	}
 	// The word is not echoed: it may be a token typed in the wrong place.
-	fmt.Fprintf(stderr, "%s: unknown command\n%s", contract.Wrapper, usage)
+	fmt.Fprintf(stderr, "%s: unknown command%s\n", contract.Wrapper, suggestion(args[0], commandNames(), ""))
+	writeUsage(stderr)
 	return exitUsage
 }

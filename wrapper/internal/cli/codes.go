@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -11,8 +10,8 @@ import (
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
-func runCodes(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("codes", flag.ContinueOnError)
+func runCodes(_ System, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("codes")
 	asJSON := fs.Bool("json", false, "print the table as JSON")
 	if exit, done := parseOrExplain(fs, args, stdout, stderr); done {
 		return exit

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
@@ -17,19 +18,35 @@ import (
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
 )
 
-// runExplain prints the last recorded line, what its code means, the next
-// safe action, and the evidence ctrld recorded for that attempt when a
-// copy was kept. With no valid record it prints nothing and exits 1.
-// Interrupted while it gathers the tokens to redact, it prints nothing and
-// answers WRAPPER_INTERRUPTED's exit code.
+// runExplain prints the last recorded line, when it was recorded, what
+// its code means, the next safe action, and the evidence ctrld recorded
+// for that attempt when a copy was kept. With no valid record it says so
+// on stderr, and where it looked, and exits 1. Interrupted while it
+// gathers the tokens to redact, it prints nothing and answers
+// WRAPPER_INTERRUPTED's exit code.
 func runExplain(sys System, args []string, stdout, stderr io.Writer) int {
 	ctx, stop := interruptContext(exitQuietly)
 	defer stop()
-	cfg, exit, done := locate("explain", sys, args, stdout, stderr)
-	if done {
+	var in provision.Input
+	if exit, done := parseOrExplain(locationFlags("explain", &in), args, stdout, stderr); done {
 		return exit
 	}
-	return explain(ctx, stdout, sys.OS, cfg)
+	cfg := provision.Resolve(in, sys.OS, sys.Env, quiet{})
+	exit := explain(ctx, stdout, sys.OS, cfg)
+	if exit == exitNone {
+		fmt.Fprintf(stderr, "%s explain: no attempt is recorded %s: run %s start first\n", contract.Wrapper, whereLooked(in, cfg), contract.Wrapper)
+	}
+	return exit
+}
+
+// whereLooked names the folder explain read the record from. A folder
+// given on the command line is not echoed: it may be a token typed in
+// the wrong place.
+func whereLooked(in provision.Input, cfg provision.Config) string {
+	if in.Home != "" || in.Ctrld != "" {
+		return "(looked for " + report.LastFileName + " in the folder --home or --ctrld points at)"
+	}
+	return "(looked for " + filepath.Join(cfg.RecordDir, report.LastFileName) + ")"
 }
 
 func explain(ctx context.Context, stdout io.Writer, osys platform.OS, cfg provision.Config) int {
@@ -39,6 +56,8 @@ func explain(ctx context.Context, stdout io.Writer, osys platform.OS, cfg provis
 		return exitNone
 	}
 	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", o.Line())
+	explainAttempt(&b, dir)
 	explainOutcome(&b, o)
 	if !o.OK {
 		tokens, err := provision.KnownTokens(ctx, cfg, osys)
@@ -55,11 +74,35 @@ func explain(ctx context.Context, stdout io.Writer, osys platform.OS, cfg provis
 // recordTime is when the record was written; a kept copy older than that
 // belongs to an earlier attempt.
 func recordTime(dir string) time.Time {
-	info, err := os.Lstat(filepath.Join(dir, report.LastFileName))
-	if err != nil {
+	at, ok := recordedAt(dir)
+	if !ok {
 		return time.Now()
 	}
-	return info.ModTime()
+	return at
+}
+
+func recordedAt(dir string) (time.Time, bool) {
+	info, err := os.Lstat(filepath.Join(dir, report.LastFileName))
+	if err != nil {
+		return time.Time{}, false
+	}
+	return info.ModTime(), true
+}
+
+// unrecorded is what explain says of a fact the record does not hold.
+const unrecorded = "unknown (not recorded)"
+
+// explainAttempt says when the attempt was recorded and with which
+// versions, which support asks for.
+func explainAttempt(b *strings.Builder, dir string) {
+	at := unrecorded
+	if t, ok := recordedAt(dir); ok {
+		at = t.UTC().Format(time.RFC3339)
+	}
+	b.WriteString("\nAttempt:\n")
+	fmt.Fprintf(b, "%srecorded: %s\n", indent, at)
+	fmt.Fprintf(b, "%s%s: %s (this binary; the attempt's own version is not recorded)\n", indent, contract.Wrapper, Version)
+	fmt.Fprintf(b, "%sctrld: %s\n", indent, unrecorded)
 }
 
 const (
@@ -68,7 +111,6 @@ const (
 )
 
 func explainOutcome(b *strings.Builder, o codes.Outcome) {
-	fmt.Fprintf(b, "%s\n", o.Line())
 	if o.OK {
 		b.WriteString("\nctrld is provisioned and its service passed the success gate: nothing to do.\n")
 		return
@@ -121,20 +163,7 @@ func section(b *strings.Builder, title, text string) {
 }
 
 // wrap writes text indented, broken at spaces to fit wrapWidth.
-func wrap(b *strings.Builder, text string) {
-	line := indent
-	for _, word := range strings.Fields(text) {
-		if len(line) > len(indent) && len(line)+1+len(word) > wrapWidth {
-			b.WriteString(line + "\n")
-			line = indent
-		}
-		if len(line) > len(indent) {
-			line += " "
-		}
-		line += word
-	}
-	b.WriteString(line + "\n")
-}
+func wrap(b *strings.Builder, text string) { wrapIndented(b, text, indent, wrapWidth) }
 
 func orDash(s string) string {
 	if s == "" {

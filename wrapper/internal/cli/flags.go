@@ -44,7 +44,7 @@ func describeFlagError(fs *flag.FlagSet, err error) string {
 	msg := err.Error()
 	switch {
 	case strings.HasPrefix(msg, "flag provided but not defined: "):
-		return "unknown flag"
+		return "unknown flag" + suggestion(strings.TrimPrefix(msg, "flag provided but not defined: "), flagNames(fs), "--")
 	case strings.HasPrefix(msg, "flag needs an argument: "):
 		return "flag needs a value: " + knownFlag(fs, strings.TrimPrefix(msg, "flag needs an argument: "))
 	case strings.HasPrefix(msg, "invalid value "), strings.HasPrefix(msg, "invalid boolean value "):
@@ -52,10 +52,25 @@ func describeFlagError(fs *flag.FlagSet, err error) string {
 		// "invalid boolean value "x" for -dev: ...".
 		if i := strings.LastIndex(msg, " for "); i >= 0 {
 			name, _, _ := strings.Cut(strings.TrimPrefix(msg[i+len(" for "):], "flag "), ":")
-			return "invalid value for flag " + knownFlag(fs, name)
+			return "invalid value for flag " + knownFlag(fs, name) + wanted(fs, name)
 		}
 	}
 	return "invalid flags"
+}
+
+// wanter is a flag value that says what it takes, in words of ours.
+type wanter interface{ Want() string }
+
+// wanted says what a known flag takes, when its value says.
+func wanted(fs *flag.FlagSet, name string) string {
+	f := fs.Lookup(strings.TrimLeft(name, "-"))
+	if f == nil {
+		return ""
+	}
+	if w, ok := f.Value.(wanter); ok {
+		return ": want " + w.Want()
+	}
+	return ""
 }
 
 func knownFlag(fs *flag.FlagSet, name string) string {
@@ -66,19 +81,32 @@ func knownFlag(fs *flag.FlagSet, name string) string {
 	return "--" + name
 }
 
-// durationFlag accepts only positive Go durations.
-type durationFlag struct{ d *time.Duration }
+// durationFlag accepts only positive Go durations, and zero when
+// zeroMeans says what zero does.
+type durationFlag struct {
+	d         *time.Duration
+	zeroMeans bool
+}
 
 func (f durationFlag) String() string {
 	if f.d == nil {
 		return ""
 	}
-	return f.d.String()
+	return shortDuration(*f.d)
+}
+
+func (f durationFlag) Placeholder() string { return "DURATION" }
+
+func (f durationFlag) Want() string {
+	if f.zeroMeans {
+		return "a duration such as 2m, or 0"
+	}
+	return "a positive duration such as 30s"
 }
 
 func (f durationFlag) Set(s string) error {
 	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
+	if err != nil || d < 0 || d == 0 && !f.zeroMeans {
 		return fmt.Errorf("bad duration")
 	}
 	*f.d = d
@@ -86,7 +114,7 @@ func (f durationFlag) Set(s string) error {
 }
 
 func printUsageError(w io.Writer, cmd string, err error) {
-	fmt.Fprintf(w, "%[1]s %[2]s: %[3]v\nrun \"%[1]s %[2]s -h\" for its flags\n", contract.Wrapper, cmd, err)
+	fmt.Fprintf(w, "%[1]s %[2]s: %[3]v\nrun \"%[1]s %[2]s -h\" for its usage\n", contract.Wrapper, cmd, err)
 }
 
 // parseOrExplain parses a subcommand's flags. It returns done=true with
@@ -98,8 +126,7 @@ func parseOrExplain(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (
 	case err == nil:
 		return 0, false
 	case errors.Is(err, flag.ErrHelp):
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
+		writeHelp(stdout, fs)
 		return exitOK, true
 	}
 	printUsageError(stderr, fs.Name(), err)
@@ -118,6 +145,17 @@ func (f textSetting) String() string {
 		return ""
 	}
 	return f.s[f.k]
+}
+
+// Placeholder names a setting's value: its choices, or the last word of
+// its flag.
+func (f textSetting) Placeholder() string {
+	st, _ := settings.Lookup(f.k)
+	if len(st.Choices) > 0 {
+		return strings.Join(st.ChoiceValues(), "|")
+	}
+	words := strings.Split(st.Flag, "-")
+	return strings.ToUpper(words[len(words)-1])
 }
 
 func (f textSetting) Set(v string) error {
@@ -169,9 +207,9 @@ func settingFlags(fs *flag.FlagSet, in *provision.Input) {
 // locationFlags is the command line of the subcommands that only need to
 // know where ctrld and its home dir are (last, explain, uninstall).
 func locationFlags(name string, in *provision.Input) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.StringVar(&in.Ctrld, "ctrld", "", "the ctrld binary (default: "+strings.Join(contract.CtrldNames, " or ")+" beside "+contract.Wrapper+")")
-	fs.StringVar(&in.Home, "home", "", "ctrld home dir, holding "+contract.ResultFile+" (default: "+contract.Home+"; Windows: the ctrld folder, with the record in ControlD\\records under Program Files)")
+	fs := newFlagSet(name)
+	fs.StringVar(&in.Ctrld, "ctrld", "", "`PATH` of the ctrld binary (default "+strings.Join(contract.CtrldNames, " or ")+" beside "+contract.Wrapper+")")
+	fs.StringVar(&in.Home, "home", "", "ctrld home `DIR`, holding "+contract.ResultFile+" (default "+contract.Home+"; Windows: the ctrld folder, with the record in ControlD\\records under Program Files)")
 	return fs
 }
 

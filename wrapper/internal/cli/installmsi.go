@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/msiexec"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
@@ -22,13 +21,13 @@ import (
 // attempt left one.
 func runInstallMSI(sys System, args []string, stdout, stderr io.Writer) int {
 	var in provision.Input
-	fs := flag.NewFlagSet("install-msi", flag.ContinueOnError)
-	fs.StringVar(&in.Home, "home", "", "where the result is recorded (Windows: %ProgramFiles%\\ControlD\\records)")
+	fs := newFlagSet("install-msi")
+	fs.StringVar(&in.Home, "home", "", "`DIR` where the result is recorded (default on Windows: %ProgramFiles%\\ControlD\\records)")
 	fs.SetOutput(io.Discard)
 	err := fs.Parse(args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprintln(stdout, "usage: "+contract.Wrapper+" "+msiexec.Describe())
+		writeHelp(stdout, fs)
 		return exitOK
 	case err != nil:
 		printUsageError(stderr, "install-msi", usageError{describeFlagError(fs, err)})

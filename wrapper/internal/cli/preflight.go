@@ -41,17 +41,15 @@ type preflightFlags struct {
 // newPreflightFlagSet takes start's flags, so preflight looks where
 // start would look, and adds its own. --timeout bounds the whole check.
 func newPreflightFlagSet(f *preflightFlags) *flag.FlagSet {
-	fs := newStartFlagSet(&f.in)
-	fs.Init("preflight", flag.ContinueOnError)
+	fs := newSourceFlagSet("preflight", &f.in)
 	f.timeout = preflightTimeout
-	timeout := fs.Lookup("timeout")
-	timeout.Value, timeout.DefValue, timeout.Usage = durationFlag{&f.timeout}, preflightTimeout.String(), "bound on the whole check"
+	fs.Var(durationFlag{d: &f.timeout}, "timeout", "bound on the whole check")
 	fs.BoolVar(&f.verbose, "v", false, "print every check after the line")
 	fs.BoolVar(&f.asJSON, "json", false, "print one JSON object with every check instead of the line")
-	fs.Var(&f.listen, "listen", "an address ctrld's listener would bind, UDP and TCP; repeat for more (default: "+strings.Join(preflight.DefaultListen, ", ")+", ctrld's default)")
-	fs.StringVar(&f.apiURL, "api-url", preflight.DefaultAPIURL, "the Control D API the checks reach")
+	fs.Var(&f.listen, "listen", "an address ctrld's listener would bind, UDP and TCP; repeat for more (default "+strings.Join(preflight.DefaultListen, ", ")+", ctrld's default)")
+	fs.StringVar(&f.apiURL, "api-url", preflight.DefaultAPIURL, "the Control D `URL` the checks reach")
 	f.apiIPs = ipList{ips: preflight.DefaultAPIFallback}
-	fs.Var(&f.apiIPs, "api-ip", "an address tried when the API's name does not answer, as ctrld does; repeat for more, empty for none (default: "+strings.Join(preflight.DefaultAPIFallback, ", ")+")")
+	fs.Var(&f.apiIPs, "api-ip", "an address tried when the API's name does not answer, as ctrld does; repeat for more, empty for none")
 	return fs
 }
 
@@ -59,6 +57,8 @@ func newPreflightFlagSet(f *preflightFlags) *flag.FlagSet {
 type listFlag []string
 
 func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Placeholder() string { return "HOST:PORT" }
 
 func (l *listFlag) Set(s string) error {
 	if _, _, err := net.SplitHostPort(s); err != nil {
@@ -76,6 +76,8 @@ type ipList struct {
 }
 
 func (l *ipList) String() string { return strings.Join(l.ips, ",") }
+
+func (l *ipList) Placeholder() string { return "IP" }
 
 func (l *ipList) Set(s string) error {
 	if !l.set {
@@ -97,9 +99,11 @@ func (l *ipList) Set(s string) error {
 // exits with the code it predicts.
 func runPreflight(sys System, args []string, stdout, stderr io.Writer) int {
 	var f preflightFlags
-	if exit, done := parseOrExplain(newPreflightFlagSet(&f), args, stdout, stderr); done {
+	fs := newPreflightFlagSet(&f)
+	if exit, done := parseOrExplain(fs, args, stdout, stderr); done {
 		return exit
 	}
+	parsedPrefsWait(fs, &f.in)
 	api, err := url.Parse(f.apiURL)
 	if err != nil || api.Scheme != "https" || api.Hostname() == "" {
 		printUsageError(stderr, "preflight", usageError{"--api-url must be an https:// URL"})

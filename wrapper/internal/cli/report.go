@@ -15,19 +15,20 @@ import (
 // stdinName is the file argument that means standard input.
 const stdinName = "-"
 
-// runReport reads fleet exports and prints the devices per code: text,
-// --json, and with --html FILE a self-contained page. Its output is built
-// from the code table alone, so no input row, and no token in one, can
-// reach it.
-func runReport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+// runReport reads fleet exports and prints the devices (or, where an
+// input names no device, the attempts) per code: text, --json, and with
+// --html FILE a self-contained page. Its output is built from the code
+// table alone, so no input row, and no token in one, can reach it; inputs
+// are named by their place, never by their names.
+func runReport(sys System, args []string, stdout, stderr io.Writer) int {
+	stdin := sys.Stdin
+	fs := newFlagSet("report")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	htmlFile := fs.String("html", "", "also write the report as one self-contained HTML page to `FILE`")
 	column := fs.String("column", "", "read the CSV column with this header `NAME` (default: the column holding result lines, or Intune's ErrorCode)")
 	files, err := parseWithFiles(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(stdout)
-		fs.PrintDefaults()
+		writeHelp(stdout, fs)
 		return exitOK
 	}
 	if err != nil {
@@ -41,15 +42,20 @@ func runReport(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for i, name := range files {
 		// An input that cannot be read is named by its place, not its
 		// name: the name may be a token typed in the wrong place.
-		if err := readInput(t, name, stdin, *column); err != nil {
+		err := readInput(t, name, stdin, *column)
+		switch {
+		case errors.Is(err, fleet.ErrNoColumn):
 			fmt.Fprintf(stderr, "%s report: input %d: %v\n", contract.Wrapper, i+1, err)
 			return exitUsage
+		case err != nil:
+			fmt.Fprintf(stderr, "%s report: input %d could not be read: %v\n", contract.Wrapper, i+1, err)
+			return exitFailed
 		}
 	}
 	if *htmlFile != "" {
 		if err := writeHTML(t, *htmlFile); err != nil {
-			fmt.Fprintf(stderr, "%s report: writing the page: %v\n", contract.Wrapper, err)
-			return exitUsage
+			fmt.Fprintf(stderr, "%s report: the page could not be written: %v\n", contract.Wrapper, err)
+			return exitFailed
 		}
 	}
 	if *asJSON {
@@ -89,14 +95,14 @@ func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
 // readInput reads one input; its error never holds the file's name.
 func readInput(t *fleet.Tally, name string, stdin io.Reader, column string) error {
 	if name == stdinName {
-		return withoutPath(t.Read("stdin", stdin, column))
+		return withoutPath(t.Read(stdin, column))
 	}
 	f, err := os.Open(name)
 	if err != nil {
 		return withoutPath(err)
 	}
 	defer f.Close()
-	return withoutPath(t.Read(name, f, column))
+	return withoutPath(t.Read(f, column))
 }
 
 func withoutPath(err error) error {

@@ -16,33 +16,49 @@ import (
 )
 
 func newStartFlagSet(in *provision.Input) *flag.FlagSet {
-	fs := locationFlags("start", in)
-	fs.StringVar(&in.Prefs, "prefs", "", "managed-settings plist, read on any OS (default on macOS: "+platform.ManagedPrefsPath+")")
-	fs.StringVar(&in.ServiceFile, "service-file", "", "the service definition whose presence means upgrade (launchd plist, systemd unit or init script)")
-	fs.StringVar(&in.ServiceFile, "plist", "", "macOS spelling of --service-file; also the success gate's launchd plist")
-	fs.StringVar(&in.SettingsFile, "settings", "", "settings file, Key=Value lines (default on Linux: "+platform.SettingsPath+")")
-	fs.StringVar(&in.TokenFile, "token-file", "", "file holding the provisioning token (beats --token and "+provision.TokenEnv+")")
-	settingFlags(fs, in)
+	fs := newSourceFlagSet("start", in)
 	in.Timeout, in.GateTimeout = provision.DefaultTimeout, provision.DefaultGateTimeout
-	fs.Var(durationFlag{&in.Timeout}, "timeout", "bound on ctrld start")
-	fs.Var(durationFlag{&in.GateTimeout}, "gate-timeout", "bound on the success gate")
-	fs.Var(durationFlag{&in.PrefsWait}, "prefs-wait", "bound on the wait for the managed-preferences profile (default 2m on macOS, 0 elsewhere)")
+	fs.Var(durationFlag{d: &in.Timeout}, "timeout", "bound on ctrld start")
+	fs.Var(durationFlag{d: &in.GateTimeout}, "gate-timeout", "bound on the success gate")
 	return fs
 }
 
-// parseStart parses start's flags (configured takes the same ones, so it
-// looks where start would look).
-func parseStart(name string, args []string, stdout, stderr io.Writer) (in provision.Input, exit int, done bool) {
-	fs := newStartFlagSet(&in)
-	fs.Init(name, flag.ContinueOnError)
-	if exit, done := parseOrExplain(fs, args, stdout, stderr); done {
-		return in, exit, true
-	}
+// newSourceFlagSet is the command line of the commands that look where
+// start looks for ctrld, its service and the settings (start, configured,
+// preflight).
+func newSourceFlagSet(name string, in *provision.Input) *flag.FlagSet {
+	fs := locationFlags(name, in)
+	fs.StringVar(&in.Prefs, "prefs", "", "managed-settings plist `FILE`, read on any OS (default on macOS: "+platform.ManagedPrefsPath+")")
+	fs.StringVar(&in.ServiceFile, "service-file", "", "the service definition `FILE` whose presence means upgrade (launchd plist, systemd unit or init script)")
+	fs.StringVar(&in.ServiceFile, "plist", "", "the launchd plist `FILE`: the macOS spelling of --service-file, also read by the success gate")
+	fs.StringVar(&in.SettingsFile, "settings", "", "settings `FILE` of Key=Value lines (default on Linux: "+platform.SettingsPath+")")
+	fs.StringVar(&in.TokenFile, "token-file", "", "`FILE` holding the provisioning token (beats --token and "+provision.TokenEnv+")")
+	settingFlags(fs, in)
+	fs.Var(durationFlag{d: &in.PrefsWait, zeroMeans: true}, "prefs-wait", "bound on the wait for the managed-preferences profile; 0 waits not at all (default 2m on macOS, 0 elsewhere)")
+	return fs
+}
+
+// parsedPrefsWait records whether --prefs-wait was given, so that the
+// OS default applies when it was not.
+func parsedPrefsWait(fs *flag.FlagSet, in *provision.Input) {
 	fs.Visit(func(fl *flag.Flag) {
 		if fl.Name == "prefs-wait" {
 			in.PrefsWaitSet = true
 		}
 	})
+}
+
+// parseStart parses the flags of start, or of configured, which looks
+// where start would look but runs nothing.
+func parseStart(name string, args []string, stdout, stderr io.Writer) (in provision.Input, exit int, done bool) {
+	fs := newStartFlagSet(&in)
+	if name != "start" {
+		fs = newSourceFlagSet(name, &in)
+	}
+	if exit, done := parseOrExplain(fs, args, stdout, stderr); done {
+		return in, exit, true
+	}
+	parsedPrefsWait(fs, &in)
 	return in, 0, false
 }
 

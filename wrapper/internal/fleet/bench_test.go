@@ -23,7 +23,7 @@ func BenchmarkRead100kRows(b *testing.B) {
 	b.SetBytes(int64(export.Len()))
 	for b.Loop() {
 		tl := NewTally()
-		if err := tl.Read("jamf.csv", bytes.NewReader(export.Bytes()), ""); err != nil {
+		if err := tl.Read(bytes.NewReader(export.Bytes()), ""); err != nil {
 			b.Fatal(err)
 		}
 		tl.WriteHTML(io.Discard)

@@ -72,7 +72,21 @@ func (h header) knownName(col int) string {
 	return ""
 }
 
+// known is the first of names that is a column of h, as this package
+// spells it; empty when none is.
+func (h header) known(names []string) string {
+	for _, n := range names {
+		if h.index(n) > 0 {
+			return n
+		}
+	}
+	return ""
+}
+
 func (h header) index(want string) int {
+	if want == "" {
+		return 0
+	}
 	for i, n := range h.names {
 		if normalName(n) == normalName(want) {
 			return i + 1

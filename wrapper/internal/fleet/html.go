@@ -31,7 +31,7 @@ type group struct {
 }
 
 type page struct {
-	Devices   int
+	Summary   string
 	Groups    []group
 	Height    int
 	Lines     []Line
@@ -40,13 +40,13 @@ type page struct {
 }
 
 // WriteHTML writes one self-contained page: inline CSS and SVG, no
-// script, nothing fetched. The bar chart shows the devices per code,
+// script, nothing fetched. The bar chart shows the results per code,
 // grouped by stage; the table below gives each code's meaning and next
 // action.
 func (t *Tally) WriteHTML(w io.Writer) error {
-	p := page{Devices: t.Devices(), Lines: t.Lines(), Uncounted: t.uncounted()}
+	p := page{Summary: t.Summary(), Lines: t.Lines(), Uncounted: t.uncounted()}
 	for _, in := range t.Inputs {
-		p.Inputs = append(p.Inputs, in.Name+": "+in.describe())
+		p.Inputs = append(p.Inputs, in.Label()+": "+in.describe())
 	}
 	p.Groups, p.Height = chartGroups(p.Lines)
 	return pageTemplate.Execute(w, p)
@@ -57,7 +57,7 @@ func (t *Tally) WriteHTML(w io.Writer) error {
 func chartGroups(lines []Line) ([]group, int) {
 	most := 1
 	for _, l := range lines {
-		most = max(most, l.Devices)
+		most = max(most, l.Count())
 	}
 	stages := []string{""}
 	for _, s := range codes.StageRanges {
@@ -72,7 +72,7 @@ func chartGroups(lines []Line) ([]group, int) {
 				continue
 			}
 			top := y + groupGap + len(g.Bars)*rowHeight
-			width := max(1, l.Devices*barMaxWidth/most)
+			width := max(1, l.Count()*barMaxWidth/most)
 			g.Bars = append(g.Bars, bar{Line: l, Y: top, Width: width, TextY: top + 14})
 		}
 		if len(g.Bars) == 0 {
@@ -116,28 +116,28 @@ svg text { font: 13px system-ui, sans-serif; }
 </head>
 <body>
 <h1>ctrld-install fleet report</h1>
-<p>{{.Devices}} devices with a result.</p>
+<p>{{.Summary}}.</p>
 <ul>{{range .Inputs}}<li>{{.}}</li>{{end}}</ul>
 <p class="legend">
 <span class="bar-success" style="background:#2da44e"></span>success
 <span class="bar-transient" style="background:#d4a72c"></span>transient (can clear by itself; Intune retries)
 <span class="bar-terminal" style="background:#cf222e"></span>terminal (needs a fix)
 </p>
-<svg width="900" height="{{.Height}}" viewBox="0 0 900 {{.Height}}" role="img" aria-label="devices per code, by stage">
+<svg width="900" height="{{.Height}}" viewBox="0 0 900 {{.Height}}" role="img" aria-label="results per code, by stage">
 {{- range .Groups}}
 <text class="heading" x="0" y="{{.HeadingY}}">{{.Stage}}</text>
 {{- range .Bars}}
 <text x="0" y="{{.TextY}}">{{.Code}}{{if .Exit}} ({{.Exit}}){{end}}</text>
-<rect class="bar bar-{{if .Class}}{{.Class}}{{else}}success{{end}}" x="{{barX}}" y="{{.Y}}" width="{{.Width}}" height="18" data-code="{{.Code}}" data-stage="{{.Stage}}" data-count="{{.Devices}}"></rect>
-<text x="{{numX .}}" y="{{.TextY}}">{{.Devices}}</text>
+<rect class="bar bar-{{if .Class}}{{.Class}}{{else}}success{{end}}" x="{{barX}}" y="{{.Y}}" width="{{.Width}}" height="18" data-code="{{.Code}}" data-stage="{{.Stage}}" data-count="{{.Count}}" data-devices="{{.Devices}}" data-attempts="{{.Attempts}}"></rect>
+<text x="{{numX .}}" y="{{.TextY}}">{{.Count}}</text>
 {{- end}}
 {{- end}}
 </svg>
-<h2>Devices per code</h2>
+<h2>Results per code</h2>
 <table>
-<tr><th>devices</th><th>exit</th><th>stage</th><th>code</th><th>class</th><th>meaning</th><th>next action</th></tr>
+<tr><th>devices</th><th>attempts</th><th>exit</th><th>stage</th><th>code</th><th>class</th><th>meaning</th><th>next action</th></tr>
 {{- range .Lines}}
-<tr><td class="n">{{.Devices}}</td><td class="n">{{.Exit}}</td><td>{{.Stage}}</td><td>{{.Code}}</td><td>{{.Class}}</td><td>{{.Meaning}}</td><td>{{.NextAction}}</td></tr>
+<tr><td class="n">{{.Devices}}</td><td class="n">{{.Attempts}}</td><td class="n">{{.Exit}}</td><td>{{.Stage}}</td><td>{{.Code}}</td><td>{{.Class}}</td><td>{{.Meaning}}</td><td>{{.NextAction}}</td></tr>
 {{- end}}
 </table>
 <h2>Not counted above</h2>

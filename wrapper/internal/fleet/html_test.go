@@ -19,7 +19,7 @@ import (
 func fleetPage(t *testing.T) (*Tally, []byte) {
 	t.Helper()
 	tl := readFixtures(t, "", "jamf-advanced-search.csv", "intune-device-install-status.csv", "install.log", "last-lines.txt")
-	if err := tl.Read("hostile.csv", strings.NewReader(hostileExport()), ""); err != nil {
+	if err := tl.Read(strings.NewReader(hostileExport()), ""); err != nil {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
@@ -63,10 +63,10 @@ func TestPageRendersBarsInChromium(t *testing.T) {
 	if len(bars) != len(lines) {
 		t.Fatalf("%d bars rendered, %d codes", len(bars), len(lines))
 	}
-	most := lines[0].Devices
+	most := lines[0].Count()
 	want := map[string]int{}
 	for _, l := range lines {
-		want[l.Code] = l.Devices
+		want[l.Code] = l.Count()
 	}
 	for _, b := range bars {
 		a := map[string]string{}
@@ -76,7 +76,7 @@ func TestPageRendersBarsInChromium(t *testing.T) {
 		count, _ := strconv.Atoi(a["data-count"])
 		width, _ := strconv.Atoi(a["width"])
 		if n, ok := want[a["data-code"]]; !ok || n != count {
-			t.Errorf("bar %s shows %d devices, want %d", a["data-code"], count, n)
+			t.Errorf("bar %s shows %d results, want %d", a["data-code"], count, n)
 		}
 		if wantWidth := max(1, count*barMaxWidth/most); width != wantWidth {
 			t.Errorf("bar %s is %d wide, want %d", a["data-code"], width, wantWidth)

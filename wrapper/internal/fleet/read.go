@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strings"
 )
 
 // ErrNoColumn is returned when the column asked for is not in the header.
@@ -13,14 +14,15 @@ var ErrNoColumn = errors.New("no column of that name in the header")
 // result lines, when the header does not name a known column.
 const sampleRows = 32
 
-// Read reads one input into the tally. column names the CSV column to
-// read; empty lets Read choose. It streams: memory stays bounded whatever
-// the input's size.
-func (t *Tally) Read(name string, r io.Reader, column string) error {
+// Read reads the next input into the tally; the tally knows it by its
+// place. column names the CSV column to read; empty lets Read choose. It
+// streams: memory stays bounded whatever the input's size, but for a
+// few bytes a device of the inputs that name their devices.
+func (t *Tally) Read(r io.Reader, column string) error {
 	rr := newRecords(r)
 	first, err := rr.next()
 	if errors.Is(err, io.EOF) {
-		t.Inputs = append(t.Inputs, Input{Name: name, Format: FormatLines})
+		t.Inputs = append(t.Inputs, t.nextInput(FormatLines))
 		return nil
 	}
 	if err != nil {
@@ -28,14 +30,15 @@ func (t *Tally) Read(name string, r io.Reader, column string) error {
 	}
 	if column == "" && !first.over {
 		if _, r := resultIn(first.rec); r != readNone {
-			return t.readLines(name, rr, first)
+			return t.readLines(rr, first)
 		}
 	}
 	h, ok := parseHeader(first)
 	if !ok && column == "" {
-		return t.readLines(name, rr, first)
+		return t.readLines(rr, first)
 	}
-	in := Input{Name: name, Format: FormatCSV}
+	in := t.nextInput(FormatCSV)
+	in.DeviceColumn, in.TimeColumn = h.known(deviceColumns), h.known(timeColumns)
 	col, known := h.find(column)
 	switch {
 	case column != "" && col == 0:
@@ -61,8 +64,9 @@ func (t *Tally) readCSV(rr *records, h header, in Input) error {
 		in.Column = resultColumn(sample, h.split)
 	}
 	t.Inputs = append(t.Inputs, in)
+	cols := columns{result: in.Column, device: h.index(in.DeviceColumn), time: h.index(in.TimeColumn)}
 	for _, rec := range sample {
-		t.csvRow(rec, h.split, in.Column)
+		t.csvRow(rec, h.split, cols)
 	}
 	for {
 		rec, err := rr.next()
@@ -72,9 +76,17 @@ func (t *Tally) readCSV(rr *records, h header, in Input) error {
 		if err != nil {
 			return err
 		}
-		t.csvRow(rec, h.split, in.Column)
+		t.csvRow(rec, h.split, cols)
 	}
 }
+
+// nextInput starts the description of the next input.
+func (t *Tally) nextInput(f Format) Input { return Input{Number: len(t.Inputs) + 1, Format: f} }
+
+// columns are the 1-based columns of a CSV export that are read: the
+// result, and when the export has them the device's name and the time
+// of the attempt; 0 for none.
+type columns struct{ result, device, time int }
 
 func readSample(rr *records) ([]record, error) {
 	var sample []record
@@ -92,13 +104,14 @@ func readSample(rr *records) ([]record, error) {
 	return sample, nil
 }
 
-// csvRow counts one data row. Column 0 means any: the row is read as
-// text.
-func (t *Tally) csvRow(rec record, split *splitter, column int) {
+// csvRow counts one data row. Result column 0 means any: the row is read
+// as text.
+func (t *Tally) csvRow(rec record, split *splitter, cols columns) {
 	if rec.over {
 		t.Unreadable++
 		return
 	}
+	column := cols.result
 	if column == 0 {
 		o, r := resultIn(rec.rec)
 		if r == readNone {
@@ -112,13 +125,27 @@ func (t *Tally) csvRow(rec record, split *splitter, column int) {
 		t.Unreadable++
 		return
 	}
-	t.add(valueIn([]byte(fields[column-1])))
+	o, r := valueIn([]byte(fields[column-1]))
+	name := field(fields, cols.device)
+	if len(bytes.TrimSpace([]byte(name))) == 0 {
+		t.add(o, r)
+		return
+	}
+	t.addDevice([]byte(name), newAttempt(o, r, t.parseTime(field(fields, cols.time))))
+}
+
+// field is the 1-based column col of fields, empty when it is not there.
+func field(fields []string, col int) string {
+	if col < 1 || col > len(fields) {
+		return ""
+	}
+	return strings.TrimSpace(fields[col-1])
 }
 
 // readLines reads a log or a list of lines: each line holding a result
 // counts once.
-func (t *Tally) readLines(name string, rr *records, first record) error {
-	t.Inputs = append(t.Inputs, Input{Name: name, Format: FormatLines})
+func (t *Tally) readLines(rr *records, first record) error {
+	t.Inputs = append(t.Inputs, t.nextInput(FormatLines))
 	rr.quoted = false
 	for rec, err := first, error(nil); ; rec, err = rr.next() {
 		if errors.Is(err, io.EOF) {

@@ -1,6 +1,9 @@
 package fleet
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
@@ -11,6 +14,7 @@ type Line struct {
 	Stage      string      `json:"stage"`
 	Exit       int         `json:"exit"`
 	Devices    int         `json:"devices"`
+	Attempts   int         `json:"attempts"`
 	Class      codes.Class `json:"class"`
 	Meaning    string      `json:"-"`
 	NextAction string      `json:"-"`
@@ -23,14 +27,17 @@ const successMeaning = "provisioning complete"
 
 func lineOf(r Row) Line {
 	if r.Outcome.OK {
-		return Line{Code: SuccessCode, Devices: r.Devices, Meaning: successMeaning, NextAction: "Nothing to do."}
+		return Line{Code: SuccessCode, Devices: r.Devices, Attempts: r.Attempts, Meaning: successMeaning, NextAction: "Nothing to do."}
 	}
 	c := r.Outcome.Code
 	a, _ := codes.AdviceFor(c)
-	return Line{Code: c.Name, Stage: c.Stage, Exit: c.Exit, Devices: r.Devices, Class: codes.ClassOf(c), Meaning: c.Meaning, NextAction: a.NextAction}
+	return Line{Code: c.Name, Stage: c.Stage, Exit: c.Exit, Devices: r.Devices, Attempts: r.Attempts, Class: codes.ClassOf(c), Meaning: c.Meaning, NextAction: a.NextAction}
 }
 
-// Lines lists the outcomes, most devices first.
+// Count is the outcome's devices and attempts together.
+func (l Line) Count() int { return l.Devices + l.Attempts }
+
+// Lines lists the outcomes, most results first.
 func (t *Tally) Lines() []Line {
 	var out []Line
 	for _, r := range t.Rows() {
@@ -39,8 +46,8 @@ func (t *Tally) Lines() []Line {
 	return out
 }
 
-// uncounted is one count of rows that are not devices with a result,
-// with what it means.
+// uncounted is one count of rows that are not results, with what it
+// means.
 type uncounted struct {
 	Label string
 	Count int
@@ -54,4 +61,17 @@ func (t *Tally) uncounted() []uncounted {
 		{"other programs' codes", t.OtherCodes, "an exit or error code not in the code table, such as msiexec's 1603"},
 		{"log lines without a result", t.OtherLines, "lines of a log or list that hold no result line"},
 	}
+}
+
+// Summary says in words what was counted: devices, each once by its
+// latest attempt, and attempts from inputs that name no device.
+func (t *Tally) Summary() string {
+	var parts []string
+	if t.Devices() > 0 || t.Folded > 0 || t.Attempts() == 0 {
+		parts = append(parts, fmt.Sprintf("%d devices with a result (each counted once, by its latest attempt; %d rows folded)", t.Devices(), t.Folded))
+	}
+	if t.Attempts() > 0 {
+		parts = append(parts, fmt.Sprintf("%d attempts with a result from inputs that name no device (a device that tried twice counts twice)", t.Attempts()))
+	}
+	return strings.Join(parts, "; ")
 }

@@ -1,18 +1,34 @@
 // Package fleet reads fleet exports (a Jamf extension-attribute column,
 // an Intune device install-status export, install logs, plain lines) and
-// counts the devices per provisioning code. Its output is built from the
-// code table alone: no byte of an input row ever reaches it.
+// counts the results per provisioning code: devices, where an input names
+// them, each once by its latest attempt; attempts where it does not. Its
+// output is built from the code table alone: no byte of an input row, and
+// no input's name, ever reaches it.
 package fleet
 
 import (
+	"fmt"
+	"hash/maphash"
 	"sort"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
-// Tally is the count of devices per outcome over every input read.
+// Tally is the count of devices and attempts per outcome over every
+// input read.
 type Tally struct {
-	devices map[codes.Outcome]int
+	// devices counts named devices by their latest attempt; attempts
+	// counts the results of inputs that name no device.
+	devices, attempts map[codes.Outcome]int
+	seen              map[uint64]attempt
+	seed              maphash.Seed
+	// layout is the time layout that read the last time; lower is the
+	// buffer a device's name is folded to lower case in.
+	layout int
+	lower  []byte
+	// Folded rows named a device another row had named already: each
+	// device counts once, by its latest attempt.
+	Folded int
 	// Unreadable rows name no result that can be read: garbage, a broken
 	// or tampered line, a code the table does not have, a row over the
 	// size bounds, a row without the chosen column.
@@ -27,16 +43,24 @@ type Tally struct {
 	Inputs     []Input
 }
 
-// Input says how one input was read.
+// Input says how one input was read. Inputs are known by their place
+// on the command line: a file's name is input too, and may be anything.
 type Input struct {
-	Name   string `json:"name"`
+	Number int    `json:"input"`
 	Format Format `json:"format"`
 	// Column is the 1-based column read in a CSV export, 0 for any.
 	Column int `json:"column,omitempty"`
 	// ColumnName is that column's header, given only when it is a name
 	// this package knows: a header is input too.
 	ColumnName string `json:"column_name,omitempty"`
+	// DeviceColumn is the known header of the column that names the
+	// device, empty when the input names none; TimeColumn dates a row.
+	DeviceColumn string `json:"device_column,omitempty"`
+	TimeColumn   string `json:"time_column,omitempty"`
 }
+
+// Label names the input in the outputs.
+func (in Input) Label() string { return fmt.Sprintf("input %d", in.Number) }
 
 // Format is how an input was read.
 type Format string
@@ -47,48 +71,78 @@ const (
 )
 
 // NewTally starts an empty tally.
-func NewTally() *Tally { return &Tally{devices: map[codes.Outcome]int{}} }
+func NewTally() *Tally {
+	return &Tally{devices: map[codes.Outcome]int{}, attempts: map[codes.Outcome]int{}, seen: map[uint64]attempt{}, seed: maphash.MakeSeed()}
+}
 
-func (t *Tally) add(o codes.Outcome, r reading) {
-	switch r {
-	case readOutcome:
-		t.devices[o]++
-	case readEmpty:
-		t.Empty++
-	case readOtherCode:
-		t.OtherCodes++
-	case readNone:
-		t.OtherLines++
+// add counts a row or line that names no device.
+func (t *Tally) add(o codes.Outcome, r reading) { t.count(o, r, false, 1) }
+
+func (t *Tally) count(o codes.Outcome, r reading, named bool, n int) {
+	switch {
+	case r == readOutcome && named:
+		t.devices[o] += n
+	case r == readOutcome:
+		t.attempts[o] += n
+	case r == readEmpty:
+		t.Empty += n
+	case r == readOtherCode:
+		t.OtherCodes += n
+	case r == readNone:
+		t.OtherLines += n
 	default:
-		t.Unreadable++
+		t.Unreadable += n
 	}
 }
 
-// Row is one outcome and its number of devices.
+// Row is one outcome, its number of devices and its number of attempts
+// from inputs that name no device.
 type Row struct {
-	Outcome codes.Outcome
-	Devices int
+	Outcome  codes.Outcome
+	Devices  int
+	Attempts int
 }
 
-// Rows lists every outcome seen, most devices first, then by exit.
+// Rows lists every outcome seen, most results first, then by exit.
 func (t *Tally) Rows() []Row {
-	rows := make([]Row, 0, len(t.devices))
+	byOutcome := map[codes.Outcome]*Row{}
+	row := func(o codes.Outcome) *Row {
+		if byOutcome[o] == nil {
+			byOutcome[o] = &Row{Outcome: o}
+		}
+		return byOutcome[o]
+	}
 	for o, n := range t.devices {
-		rows = append(rows, Row{o, n})
+		if n > 0 {
+			row(o).Devices = n
+		}
+	}
+	for o, n := range t.attempts {
+		row(o).Attempts = n
+	}
+	rows := make([]Row, 0, len(byOutcome))
+	for _, r := range byOutcome {
+		rows = append(rows, *r)
 	}
 	sort.Slice(rows, func(i, j int) bool {
-		if rows[i].Devices != rows[j].Devices {
-			return rows[i].Devices > rows[j].Devices
+		if a, b := rows[i].Devices+rows[i].Attempts, rows[j].Devices+rows[j].Attempts; a != b {
+			return a > b
 		}
 		return rows[i].Outcome.Exit() < rows[j].Outcome.Exit()
 	})
 	return rows
 }
 
-// Devices is the number of devices with a readable result.
-func (t *Tally) Devices() int {
+// Devices is the number of named devices with a readable result.
+func (t *Tally) Devices() int { return sum(t.devices) }
+
+// Attempts is the number of readable results from inputs that name no
+// device.
+func (t *Tally) Attempts() int { return sum(t.attempts) }
+
+func sum(m map[codes.Outcome]int) int {
 	n := 0
-	for _, c := range t.devices {
+	for _, c := range m {
 		n += c
 	}
 	return n

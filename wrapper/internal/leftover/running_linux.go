@@ -9,7 +9,12 @@ import (
 // replaced or deleted copy of it included. procDir is /proc.
 func Running(procDir, binary string) bool {
 	ours, ok := ourNamespaces(procDir)
-	return ok && len(matching(procDir, binary, ours)) > 0
+	if !ok {
+		return false
+	}
+	found := matching(procDir, binary, ours)
+	defer release(found)
+	return len(found) > 0
 }
 
 // RunningFile reports whether a process runs the file binary names now:
@@ -21,7 +26,9 @@ func RunningFile(procDir, binary string) bool {
 	if !ok || !haveTarget {
 		return false
 	}
-	for pid := range matching(procDir, binary, ours) {
+	found := matching(procDir, binary, ours)
+	defer release(found)
+	for pid := range found {
 		if id, ok := fileID(filepath.Join(procDir, strconv.Itoa(pid), "exe")); ok && id == target {
 			return true
 		}

@@ -10,8 +10,24 @@ import (
 // Systemctl runs systemctl with args, bounded by ctx.
 type Systemctl func(ctx context.Context, args ...string) error
 
-// systemctlBound bounds each systemctl call: the whole removal has 30 s.
+// systemctlBound bounds each systemctl call, its kill grace included:
+// the whole removal has 30 s.
 const systemctlBound = 3 * time.Second
+
+// finishReserve is kept for the last two steps of a removal,
+// daemon-reload and reset-failed: they run however long the steps before
+// them took.
+const finishReserve = 2 * systemctlBound
+
+// BeforeFinish bounds the steps before RemoveSystemdUnit's last two: the
+// context it returns ends finishReserve before ctx's deadline.
+func BeforeFinish(ctx context.Context) (context.Context, context.CancelFunc) {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, deadline.Add(-finishReserve))
+}
 
 // The unit ctrld writes on systemd, under /etc.
 const (
@@ -39,9 +55,12 @@ func StopSystemdUnit(ctx context.Context, systemctl Systemctl, name string) {
 // disabled, its unit file and enable link under etc deleted, systemd's
 // view reloaded, and a failed state cleared (ctrld's own uninstall leaves
 // the unit loaded and failed). It works on whatever is left, so it also
-// cleans up after a ctrld uninstall that finished.
+// cleans up after a ctrld uninstall that finished. The reload and the
+// reset get the time BeforeFinish keeps, even when disable hangs.
 func RemoveSystemdUnit(ctx context.Context, systemctl Systemctl, etc, name string) {
-	call(ctx, systemctl, "disable", unit(name))
+	early, cancel := BeforeFinish(ctx)
+	defer cancel()
+	call(early, systemctl, "disable", unit(name))
 	for _, p := range unitFiles(etc, name) {
 		if st, err := os.Lstat(p); err == nil && (st.Mode().IsRegular() || st.Mode()&os.ModeSymlink != 0) {
 			os.Remove(p)

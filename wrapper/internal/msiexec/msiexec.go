@@ -6,7 +6,6 @@ package msiexec
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,10 +112,4 @@ func (in Install) record(began time.Time) (codes.Outcome, bool) {
 		return codes.Outcome{}, false
 	}
 	return report.ReadLast(in.RecordDir)
-}
-
-// Describe names the mode for usage messages.
-func Describe() string {
-	return fmt.Sprintf("install-msi FILE.msi [PROPERTY=value...]: run msiexec, exit with the stage code (21-69) or %d, %d, %d, %d, %d",
-		Success, RebootRequired, RebootStarted, AlreadyRunning, Failure)
 }

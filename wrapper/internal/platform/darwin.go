@@ -2,10 +2,13 @@ package platform
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -44,9 +47,14 @@ func (Darwin) Installed(svc Service) bool { return anyExists(svc.Files) }
 func (Darwin) Gate(_ context.Context, svc Service) bool { return anyExists(svc.Files) }
 
 // Reload unloads and loads the existing plist so launchd starts the new
-// binary. The unload fails harmlessly when the job was not loaded.
+// binary. The unload fails harmlessly when the job was not loaded. A job
+// whose binary is not svc.Ctrld and could be replaced by a user other
+// than root is never loaded (ErrJobNotTrusted): launchd runs it as root.
 func (d Darwin) Reload(ctx context.Context, svc Service) error {
 	plist := svc.Files[0]
+	if err := checkJobBinary(plist, svc.Ctrld); err != nil {
+		return err
+	}
 	_ = d.Run(ctx, svc.Env, launchctl, "unload", plist)
 	return d.Run(ctx, svc.Env, launchctl, "load", "-w", plist)
 }
@@ -63,3 +71,26 @@ func (Darwin) Ready(Service) bool { return true }
 
 // RemoveLeftovers has nothing to do: launchd owns the daemon.
 func (Darwin) RemoveLeftovers(context.Context, Service, time.Duration) {}
+
+// ErrJobNotTrusted means the launchd job runs a binary that a user other
+// than root could replace: it was not loaded.
+var ErrJobNotTrusted = errors.New("the launchd job runs a binary a user other than root could replace; it was not loaded")
+
+// checkJobBinary accepts the job at plist when the binary it names is
+// ctrld's path, or one only root can replace. A job that cannot be read
+// (launchd cannot run it either) or names no binary runs nothing a user
+// chose.
+func checkJobBinary(plist, ctrld string) error {
+	job, _, err := readJob(plist)
+	if err != nil {
+		return nil
+	}
+	bin, named := jobBinary(job)
+	if !named || filepath.Clean(bin) == filepath.Clean(ctrld) {
+		return nil
+	}
+	if _, err := safefile.Replaceable(bin); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrJobNotTrusted, bin, err)
+	}
+	return nil
+}

@@ -39,17 +39,21 @@ var (
 	ErrJobUnreadable = errors.New("the launchd plist could not be read")
 )
 
-// MoveOffLegacyDir moves ctrld's launchd job off the folder earlier
+// MoveOffLegacyDir points ctrld's launchd job at svc.Ctrld, the packaged
+// binary, when it runs another one: the copy in the folder earlier
 // releases installed into (LegacyDir: /usr/local/bin, which Homebrew
-// gives to a user on Intel Macs). The order is what keeps root from ever
-// running a user's file: the job is unloaded (and launchd asked whether
-// it is gone), then its plist is pointed at svc.Ctrld, and only then are
-// the old binaries removed. Whatever step fails or is cut short, no
+// gives to a user on Intel Macs), or any other (a Homebrew prefix, a ctrld
+// started by hand from a user's folder). The upgrade's reload must never
+// load a job whose binary a user could replace. The order is what keeps
+// root from ever running a user's file: the job is unloaded (and launchd
+// asked whether it is gone), then its plist is pointed at svc.Ctrld, and
+// only then are the old binaries in LegacyDir removed (a binary anywhere
+// else is not ours, and stays). Whatever step fails or is cut short, no
 // loaded job names a path in LegacyDir whose binary is gone: until the
 // plist is rewritten the old binary stays, and a later run finishes the
 // move. The wrapper's old copy goes whether or not a job pointed there.
 func (d Darwin) MoveOffLegacyDir(ctx context.Context, svc Service) error {
-	if d.LegacyDir == "" || len(svc.Files) == 0 {
+	if len(svc.Files) == 0 {
 		return nil
 	}
 	path := svc.Files[0]
@@ -60,16 +64,47 @@ func (d Darwin) MoveOffLegacyDir(ctx context.Context, svc Service) error {
 	if err != nil {
 		return errors.Join(ErrJobUnreadable, err)
 	}
-	if !repoint(job, filepath.Join(d.LegacyDir, svc.Name), svc.Ctrld) {
+	from, named := jobBinary(job)
+	legacy := d.LegacyDir != "" && from == filepath.Join(d.LegacyDir, svc.Name)
+	if !named || !legacy && runsCtrld(from, svc.Ctrld) {
 		return d.removeLegacy(contract.Wrapper)
 	}
+	repoint(job, from, svc.Ctrld)
 	if err := d.unloadJob(ctx, svc, path, jobName(job, svc.Name)); err != nil {
 		return err
 	}
 	if err := writeJob(path, job, format); err != nil {
 		return err
 	}
-	return d.removeLegacy(svc.Name, contract.Wrapper)
+	if legacy {
+		return d.removeLegacy(svc.Name, contract.Wrapper)
+	}
+	return d.removeLegacy(contract.Wrapper)
+}
+
+// runsCtrld reports whether a job running bin runs ctrld by a path no
+// user but root can change: ctrld's own, or a trusted path to that file.
+// The same file reached through a user's link or folder is not enough.
+func runsCtrld(bin, ctrld string) bool {
+	if filepath.Clean(bin) == filepath.Clean(ctrld) {
+		return true
+	}
+	_, err := safefile.Replaceable(bin)
+	return err == nil && sameBinary(bin, ctrld)
+}
+
+// jobBinary is the program the job runs: Program, or else the first of
+// ProgramArguments, as launchd takes it.
+func jobBinary(job map[string]any) (string, bool) {
+	if p, ok := job[jobProgram].(string); ok && p != "" {
+		return p, true
+	}
+	args, _ := job[jobArguments].([]any)
+	if len(args) == 0 {
+		return "", false
+	}
+	p, ok := args[0].(string)
+	return p, ok && p != ""
 }
 
 // readJob decodes the launchd plist. It lives in /Library/LaunchDaemons,
@@ -155,6 +190,9 @@ func writeJob(path string, job map[string]any, format int) error {
 // /usr/local could otherwise link the folder to /Library/ControlD and
 // have root remove the new binaries.
 func (d Darwin) removeLegacy(names ...string) error {
+	if d.LegacyDir == "" {
+		return nil
+	}
 	dir := filepath.Clean(d.LegacyDir)
 	root, err := os.OpenRoot(dir)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -16,18 +16,23 @@ import (
 // resolv.conf naming a listener that no longer exists leaves the machine
 // without DNS. It is the one clean-up for both init systems, after an
 // uninstall and after a failed fresh install, and works only inside the
-// roots the OS facts give.
+// roots the OS facts give. It ends by ctx's deadline, every kill grace
+// included, and on systemd the daemon-reload and reset-failed that make
+// systemd forget the unit get their time whatever came before.
 func (l Linux) RemoveLeftovers(ctx context.Context, svc Service, grace time.Duration) {
 	if svc.Ctrld == "" {
 		return
 	}
 	p := l.Paths
 	systemd := p.RunDir != "" && p.Etc != "" && p.Systemctl != "" && leftover.SystemdRuns(p.RunDir)
+	early, cancel := ctx, context.CancelFunc(func() {})
 	if systemd {
-		leftover.StopSystemdUnit(ctx, l.SystemctlRun, svc.Name)
+		early, cancel = leftover.BeforeFinish(ctx)
+		leftover.StopSystemdUnit(early, l.SystemctlRun, svc.Name)
 	}
+	defer cancel()
 	if p.Proc != "" {
-		leftover.StopDaemons(p.Proc, svc.Ctrld, grace)
+		leftover.StopDaemons(p.Proc, svc.Ctrld, graceWithin(early, grace))
 	}
 	if systemd {
 		leftover.RemoveSystemdUnit(ctx, l.SystemctlRun, p.Etc, svc.Name)
@@ -36,4 +41,12 @@ func (l Linux) RemoveLeftovers(ctx context.Context, svc Service, grace time.Dura
 		leftover.RestoreResolvConf(filepath.Join(p.Etc, leftover.ResolvConf), filepath.Join(p.Etc, leftover.ResolvBackup))
 		leftover.RemoveSysvService(p.Etc, svc.Name)
 	}
+}
+
+// graceWithin shortens grace to what is left before ctx's deadline.
+func graceWithin(ctx context.Context, grace time.Duration) time.Duration {
+	if deadline, ok := ctx.Deadline(); ok {
+		return max(min(grace, time.Until(deadline)), 0)
+	}
+	return grace
 }

@@ -20,10 +20,13 @@ var ErrStopped = errors.New("command stopped")
 
 // ExecRunner runs a command the way ctrld start runs: in its own process
 // group, stdin closed, output discarded, and on cancel the whole tree
-// stopped, grandchildren included.
+// stopped, grandchildren included. It ends by ctx's deadline, the kill
+// grace included: the command is cut short that grace before it.
 func ExecRunner(ctx context.Context, env []string, name string, args ...string) error {
+	ctx, grace, cancel := proc.WithinDeadline(ctx, runnerGrace)
+	defer cancel()
 	res, err := proc.Run(ctx, proc.Spec{
-		Path: name, Args: args, Env: env, Grace: runnerGrace,
+		Path: name, Args: args, Env: env, Grace: grace,
 	})
 	switch {
 	case err != nil:

@@ -61,7 +61,7 @@ func lockCheck(home string) Check {
 
 func ctrldCheck(osys platform.OS, path string) Check {
 	const name = "ctrld"
-	err := provision.CtrldUsable(osys, path)
+	_, err := provision.CtrldUsable(osys, path)
 	switch {
 	case errors.Is(err, provision.ErrNotExecutable) && path == "":
 		return fail(name, codes.CtrldNotFound, "no ctrld beside ctrld-install (--ctrld names one)")

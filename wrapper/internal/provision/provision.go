@@ -198,10 +198,12 @@ func (p *Provisioner) service() platform.Service {
 }
 
 func (p *Provisioner) provision(ctx context.Context) codes.Outcome {
-	if err := CtrldUsable(p.OS, p.Config.Ctrld); err != nil {
+	run, err := CtrldUsable(p.OS, p.Config.Ctrld)
+	if err != nil {
 		p.warn("ctrld not run: " + p.reason(err))
 		return codes.Failure(codes.CtrldNotFound)
 	}
+	p.Config.Ctrld = run
 	svc := p.service()
 	if o, failed := p.moveOffLegacyDir(ctx, svc); failed {
 		return o
@@ -397,12 +399,14 @@ func interrupted(ctx context.Context) bool {
 // ErrNotExecutable means there is no ctrld to run at the path.
 var ErrNotExecutable = errors.New("ctrld is missing or not executable")
 
-// CtrldUsable returns nil when start would run the ctrld at path: it is
-// an executable regular file that no user but root can replace. An error
-// that wraps ErrNotExecutable says which of those it is not.
-func CtrldUsable(osys platform.OS, path string) error {
+// CtrldUsable returns the path to run ctrld by when start would run the
+// ctrld at path: it is an executable regular file that no user but root
+// can replace. The path returned is the one that was checked (its folder
+// resolved, see safefile.CheckReplaceable). An error that wraps
+// ErrNotExecutable says which of those it is not.
+func CtrldUsable(osys platform.OS, path string) (string, error) {
 	if err := executable(osys, path); err != nil {
-		return fmt.Errorf("%w: %w", ErrNotExecutable, err)
+		return "", fmt.Errorf("%w: %w", ErrNotExecutable, err)
 	}
 	return safefile.Replaceable(path)
 }

@@ -18,8 +18,9 @@ import (
 const ExitUninstallFailed = 1
 
 // Uninstall is for package removal on every OS: it has ctrld stop and
-// remove its service ("ctrld uninstall", bounded by the OS's Uninstall bound, and
-// skipped on Linux when ctrld's daemon runs without answering), makes
+// remove its service ("ctrld uninstall", bounded by the OS's Uninstall bound,
+// skipped on Linux when ctrld's daemon runs without answering, and skipped
+// for a ctrld a user other than root could replace), makes
 // sure (on Linux) that nothing of ctrld still acts or is known to the
 // init system, then deletes what the wrapper itself wrote (the record
 // and the lock) and the record's folder when that leaves it empty. All of
@@ -31,7 +32,7 @@ func Uninstall(ctx context.Context, cfg Config, osys platform.OS) int {
 	defer cancel()
 	code := 0
 	if ctrldAnswers(cfg, osys) {
-		code = uninstallService(ctx, cfg, bounds.Uninstall)
+		code = uninstallService(ctx, cfg, osys, bounds.Uninstall)
 	}
 	cleanUp(ctx, cfg, osys)
 	report.RemoveLast(cfg.RecordDir)
@@ -41,15 +42,25 @@ func Uninstall(ctx context.Context, cfg Config, osys platform.OS) int {
 	return code
 }
 
-func uninstallService(ctx context.Context, cfg Config, limit time.Duration) int {
+// uninstallService runs "ctrld uninstall" as start would run ctrld: only
+// a ctrld no user but root can replace, by the path that was checked.
+// Another is never run (ExitUninstallFailed): the clean-up that follows
+// does its work.
+func uninstallService(ctx context.Context, cfg Config, osys platform.OS, limit time.Duration) int {
 	if _, err := os.Stat(cfg.Ctrld); cfg.Ctrld == "" || err != nil {
 		return 0
 	}
+	run, err := CtrldUsable(osys, cfg.Ctrld)
+	if err != nil {
+		return ExitUninstallFailed
+	}
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
+	ctx, grace, cancelRun := proc.WithinDeadline(ctx, cfg.Grace)
+	defer cancelRun()
 	res, err := proc.Run(ctx, proc.Spec{
-		Path: cfg.Ctrld, Args: []string{"uninstall"}, Env: cfg.Env,
-		Grace: cfg.Grace,
+		Path: run, Args: []string{"uninstall"}, Env: cfg.Env,
+		Grace: grace,
 	})
 	if err != nil {
 		return ExitUninstallFailed

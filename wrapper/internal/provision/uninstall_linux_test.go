@@ -95,3 +95,32 @@ func TestUninstallLeavesAManagedResolvConfLink(t *testing.T) {
 		t.Errorf("the backup is gone: %v", err)
 	}
 }
+
+// A ctrld that a user other than root could replace is not run by the
+// uninstall either (it runs as root): the clean-up removes ctrld's service
+// instead, and the uninstall says ctrld could not be run.
+func TestUninstallNeverRunsAReplaceableCtrld(t *testing.T) {
+	ctrld, calls := shCtrld(t, 0, 0)
+	if err := os.Chmod(ctrld, 0o775); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	etc := filepath.Join(root, "etc")
+	gone := layEtc(t, etc)
+	proc := filepath.Join(root, "proc")
+	os.Mkdir(proc, 0o755)
+	home := t.TempDir()
+	code := Uninstall(context.Background(), Config{Ctrld: ctrld, Home: home, RecordDir: home, Grace: grace},
+		platform.Linux{Paths: platform.LinuxPaths{Proc: proc, Etc: etc}})
+	if code != ExitUninstallFailed {
+		t.Errorf("exit %d, want %d", code, ExitUninstallFailed)
+	}
+	if data, err := os.ReadFile(calls); err == nil {
+		t.Fatalf("the replaceable ctrld ran: %q", data)
+	}
+	for _, p := range gone {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s is still there: the clean-up did not run", p)
+		}
+	}
+}

@@ -79,19 +79,20 @@ func TestCheckReplaceable(t *testing.T) {
 		"/Library/ControlD":          "/Library/ControlD is not a regular file",
 		"Library/ControlD/ctrld":     "is not an absolute path",
 	} {
-		wantRefusal(t, path, CheckReplaceable(mac(), path, rootOnly), why)
+		_, err := CheckReplaceable(mac(), path, rootOnly)
+		wantRefusal(t, path, err, why)
 	}
 }
 
 func TestCheckReplaceableOwnerOfADirectory(t *testing.T) {
 	tree := mac()
 	tree.nodes["/usr/local/bin"] = Node{Mode: dir, UID: brewUser}
-	err := CheckReplaceable(tree, "/usr/local/bin/ctrld", rootOnly)
+	_, err := CheckReplaceable(tree, "/usr/local/bin/ctrld", rootOnly)
 	if !errors.Is(err, ErrReplaceable) || !strings.Contains(err.Error(), "owned by uid 501") {
 		t.Fatalf("got %v", err)
 	}
 	trustBrew := func(uid uint32) bool { return uid == 0 || uid == brewUser }
-	if err := CheckReplaceable(tree, "/usr/local/bin/ctrld", trustBrew); err != nil {
+	if _, err := CheckReplaceable(tree, "/usr/local/bin/ctrld", trustBrew); err != nil {
 		t.Fatalf("the account itself is trusted: %v", err)
 	}
 }
@@ -100,7 +101,7 @@ func TestCheckReplaceableLinkLoop(t *testing.T) {
 	tree := mac()
 	tree.nodes["/tmp/d/a"], tree.nodes["/tmp/d/b"] = Node{Mode: link}, Node{Mode: link}
 	tree.links["/tmp/d/a"], tree.links["/tmp/d/b"] = "b", "a"
-	if err := CheckReplaceable(tree, "/tmp/d/a", rootOnly); !errors.Is(err, ErrReplaceable) {
+	if _, err := CheckReplaceable(tree, "/tmp/d/a", rootOnly); !errors.Is(err, ErrReplaceable) {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -110,11 +111,11 @@ func TestReplaceableOnDisk(t *testing.T) {
 	d := t.TempDir()
 	path := filepath.Join(d, "ctrld")
 	os.WriteFile(path, []byte("#!/bin/sh\n"), 0o755)
-	if err := Replaceable(path); err != nil {
+	if _, err := Replaceable(path); err != nil {
 		t.Fatalf("own file in own temp dir: %v", err)
 	}
 	os.Chmod(path, 0o775)
-	if err := Replaceable(path); !errors.Is(err, ErrReplaceable) {
+	if _, err := Replaceable(path); !errors.Is(err, ErrReplaceable) {
 		t.Fatalf("group-writable: %v", err)
 	}
 	os.Chmod(path, 0o755)
@@ -122,7 +123,75 @@ func TestReplaceableOnDisk(t *testing.T) {
 	if err := os.Chown(path, brewUser, 0); err != nil {
 		t.Fatal(err)
 	}
-	if err := Replaceable(path); !errors.Is(err, ErrReplaceable) {
+	if _, err := Replaceable(path); !errors.Is(err, ErrReplaceable) {
 		t.Fatalf("owned by uid %d: %v", brewUser, err)
+	}
+}
+
+// After a link, ".." leaves the link's target, as the kernel resolves it:
+// /Library/ControlD/home is root's link into a user's folder, so
+// home/../ctrld is the user's file, whatever the cleaned path says.
+func TestCheckReplaceableResolvesDotDotAfterALink(t *testing.T) {
+	tree := mac()
+	tree.nodes["/Users"] = Node{Mode: dir}
+	tree.nodes["/Users/u"] = Node{Mode: dir, UID: brewUser}
+	tree.nodes["/Users/u/sub"] = Node{Mode: dir, UID: brewUser}
+	tree.nodes["/Users/u/ctrld"] = Node{Mode: exe, UID: brewUser}
+	tree.nodes["/Library/ControlD/home"] = Node{Mode: link}
+	tree.links["/Library/ControlD/home"] = "/Users/u/sub"
+	tree.nodes["/Library/ControlD/rel"] = Node{Mode: link}
+	tree.links["/Library/ControlD/rel"] = "../../Users/u/sub"
+	for _, path := range []string{"/Library/ControlD/home/../ctrld", "/Library/ControlD/rel/../ctrld"} {
+		_, err := CheckReplaceable(tree, path, rootOnly)
+		wantRefusal(t, path, err, "directory /Users/u is owned by uid 501")
+	}
+	// The trusted way round: a root link to a root folder, then "..".
+	tree.nodes["/Library/ControlD/lib"] = Node{Mode: link}
+	tree.links["/Library/ControlD/lib"] = "/tmp/d"
+	use, err := CheckReplaceable(tree, "/Library/ControlD/lib/../ctrld", rootOnly)
+	if err != nil || use != "/tmp/ctrld" {
+		t.Fatalf("got %q, %v; want /tmp/ctrld, the file the kernel runs", use, err)
+	}
+}
+
+// The path to use keeps the file's own name and has its folder resolved.
+func TestCheckReplaceableReturnsTheResolvedFolder(t *testing.T) {
+	tree := mac()
+	for path, want := range map[string]string{
+		"/Library/ControlD/ctrld":             "/Library/ControlD/ctrld",
+		"/Library//ControlD/./ctrld":          "/Library/ControlD/ctrld",
+		"/tmp/d/../../Library/ControlD/ctrld": "/Library/ControlD/ctrld",
+	} {
+		if use, err := CheckReplaceable(tree, path, rootOnly); err != nil || use != want {
+			t.Errorf("%s: got %q, %v; want %q", path, use, err, want)
+		}
+	}
+}
+
+// A folder files go in: a sticky one (/tmp) keeps what root puts in it
+// from other users.
+func TestCheckFolder(t *testing.T) {
+	tree := mac()
+	tree.nodes["/opt"] = Node{Mode: dir}
+	tree.nodes["/opt/link"] = Node{Mode: link}
+	tree.links["/opt/link"] = "/usr/local/bin"
+	tree.nodes["/opt/ok"] = Node{Mode: link}
+	tree.links["/opt/ok"] = "/Library/ControlD"
+	for path, why := range map[string]string{
+		"/Library/ControlD":           "",
+		"/opt/ok":                     "",
+		"/tmp":                        "",
+		"/Applications":               "directory /Applications is group- or world-writable",
+		"/usr/local/bin":              "directory /usr/local/bin is owned by uid 501",
+		"/opt/link":                   "directory /usr/local/bin is owned by uid 501",
+		"/opt/ok/../../usr/local/bin": "directory /usr/local/bin is owned by uid 501",
+		"/Library/ControlD/ctrld":     "/Library/ControlD/ctrld is not a directory",
+		"opt":                         "is not an absolute path",
+	} {
+		_, err := CheckFolder(tree, path, rootOnly)
+		wantRefusal(t, path, err, why)
+	}
+	if use, err := CheckFolder(tree, "/opt/ok", rootOnly); err != nil || use != "/Library/ControlD" {
+		t.Fatalf("got %q, %v", use, err)
 	}
 }

@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/secret"
+)
+
+// exitRefused is check-path's answer for a path another user could
+// replace: what start answers for such a ctrld.
+var exitRefused = codes.CtrldNotFound.Exit
+
+// runCheckPath applies start's trust rule to one absolute path, for
+// install.sh: it prints the path resolved as the kernel resolves it (the
+// one to copy to or run), or says on stderr why another user could
+// replace it.
+func runCheckPath(_ System, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("check-path")
+	folder := fs.Bool("dir", false, "PATH is a folder files will be put in, not a file")
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		writeHelp(stdout, fs)
+		return exitOK
+	case err != nil:
+		printUsageError(stderr, "check-path", usageError{describeFlagError(fs, err)})
+		return exitUsage
+	case fs.NArg() != 1:
+		printUsageError(stderr, "check-path", usageError{"one PATH is needed"})
+		return exitUsage
+	}
+	path := fs.Arg(0)
+	check := safefile.Replaceable
+	if *folder {
+		check = safefile.ReplaceableFolder
+	}
+	use, err := check(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: refusing %s: %v\n", contract.Wrapper, secret.RemoveTokenShaped(path), err)
+		return exitRefused
+	}
+	fmt.Fprintln(stdout, use)
+	return exitOK
+}
