@@ -3,6 +3,8 @@ package platform
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -99,6 +101,9 @@ func (l Linux) RemoveOther(ctx context.Context, o *Other) error {
 		o.Ctrld = filepath.Join(l.Paths.Etc, initDir, o.Name)
 	}
 	l.RemoveLeftovers(ctx, o.Service, stopGrace)
+	// A unit left on a machine without systemd, or a script beside a
+	// unit, is a definition all the same.
+	removeDefinitions(o.Files)
 	if anyLeft(o.Files) {
 		return fmt.Errorf("%w: %s", ErrOtherLeft, o.Name)
 	}
@@ -121,4 +126,13 @@ func (l Linux) RestoreOther(ctx context.Context, o Other) error {
 		l.Run(ctx, o.Env, script, "start")
 	}
 	return err
+}
+
+// removeDefinitions removes the regular files and links among paths.
+func removeDefinitions(paths []string) {
+	for _, p := range paths {
+		if info, err := os.Lstat(p); err == nil && (info.Mode().IsRegular() || info.Mode()&fs.ModeSymlink != 0) {
+			os.Remove(p)
+		}
+	}
 }
