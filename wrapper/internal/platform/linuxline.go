@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/leftover"
@@ -93,9 +94,13 @@ func orElse(v, def string) string {
 
 // RemoveOther stops the other line's daemon and removes its service with
 // the clean-up an uninstall runs, within ctx, after saving its
-// definition. Anything of it left afterwards is ErrOtherLeft.
+// definition and resolv.conf with ctrld's backup of it: the clean-up
+// puts the backup back, and a daemon started again by its init script
+// does not point resolv.conf at itself. Anything of it left afterwards
+// is ErrOtherLeft.
 func (l Linux) RemoveOther(ctx context.Context, o *Other) error {
-	o.saved = save(o.Files)
+	o.saved = save(append(slices.Clone(o.Files),
+		filepath.Join(l.Paths.Etc, leftover.ResolvConf), filepath.Join(l.Paths.Etc, leftover.ResolvBackup)))
 	if o.Ctrld == "" {
 		// Nothing runs a binary of no name; the definitions still go.
 		o.Ctrld = filepath.Join(l.Paths.Etc, initDir, o.Name)
@@ -113,8 +118,8 @@ func (l Linux) RemoveOther(ctx context.Context, o *Other) error {
 	return nil
 }
 
-// RestoreOther puts the saved definition back and starts the service
-// through the init system.
+// RestoreOther puts the saved definition and resolv.conf back and starts
+// the service through the init system.
 func (l Linux) RestoreOther(ctx context.Context, o Other) error {
 	err := putBack(o.saved)
 	if l.onSystemd() {

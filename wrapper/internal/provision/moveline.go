@@ -2,12 +2,16 @@ package provision
 
 import (
 	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 	"github.com/ctrld-install/ctrld-install/wrapper/settings"
 )
 
@@ -50,12 +54,14 @@ func (p *Provisioner) moveFresh(ctx context.Context, svc platform.Service, o pla
 	if bad, failed := p.checkInputs(s); failed {
 		return bad
 	}
+	config := p.saveConfig()
 	if failed := p.removeOther(ctx, &o); failed {
 		return codes.Failure(codes.ServiceInstallFailed)
 	}
 	out := p.start(ctx, svc, args)
 	if !out.OK {
 		p.undo()
+		config.putBack()
 		p.restoreOther(o)
 		return out
 	}
@@ -128,5 +134,43 @@ func (p *Provisioner) restoreOther(o platform.Other) {
 func (p *Provisioner) dropOtherBinary(o platform.Other) {
 	if err := platform.RemoveOtherBinary(o); err != nil {
 		p.warn("the " + o.Name + " binary could not be removed: " + p.reason(err))
+	}
+}
+
+// maxConfig bounds the ctrld configuration kept for a restore.
+const maxConfig = 1 << 20
+
+// savedConfig is ctrld's configuration in the home folder as the other
+// line ran with it: this line's start rewrites the file both lines share.
+type savedConfig struct {
+	path string
+	data []byte
+	mode fs.FileMode
+	ok   bool
+}
+
+func (p *Provisioner) saveConfig() savedConfig {
+	path := filepath.Join(p.Config.Home, contract.CtrldConfig)
+	info, err := os.Lstat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return savedConfig{path: path}
+	}
+	data, err := safefile.Read(path, safefile.Options{MaxSize: maxConfig, NoLinks: true})
+	if err != nil {
+		return savedConfig{path: path}
+	}
+	return savedConfig{path: path, data: data, mode: info.Mode().Perm(), ok: true}
+}
+
+// putBack writes the saved configuration back in place of whatever this
+// line's start left.
+func (c savedConfig) putBack() {
+	if !c.ok {
+		return
+	}
+	os.Remove(c.path)
+	if f, err := safefile.CreateNew(c.path, c.mode); err == nil {
+		f.Write(c.data)
+		f.Close()
 	}
 }

@@ -27,6 +27,9 @@ type movingOS struct {
 	other     platform.Other
 	log       string
 	removeErr error
+	// clobber, when set, is rewritten during the removal, as this
+	// line's start rewrites the configuration both lines share.
+	clobber string
 }
 
 func (m *movingOS) note(what string) {
@@ -41,6 +44,9 @@ func (m *movingOS) OtherLine(svc platform.Service, line string) (platform.Other,
 
 func (m *movingOS) RemoveOther(_ context.Context, o *platform.Other) error {
 	m.note("remove " + o.Name)
+	if m.clobber != "" {
+		os.WriteFile(m.clobber, []byte("this line's config"), 0o600)
+	}
 	return m.removeErr
 }
 
@@ -124,6 +130,8 @@ func TestMoveStartsWithTheTokenWhenOneIsSet(t *testing.T) {
 func TestFailedMovePutsTheOtherLineBack(t *testing.T) {
 	m, client := moveMachine(t, 1, testUID)
 	p, w := newProvisioner(t, client, m, nil, settings.Settings{settings.ProvisionToken: testenv.Canary})
+	m.clobber = filepath.Join(p.Config.Home, contract.CtrldConfig)
+	os.WriteFile(m.clobber, []byte("v1's config"), 0o644)
 	o := p.Run(context.Background())
 	if o.OK || o.Exit() != 64 {
 		t.Fatalf("got %q, want the client's failure", o.Line())
@@ -136,6 +144,9 @@ func TestFailedMovePutsTheOtherLineBack(t *testing.T) {
 	}
 	if strings.Contains(o.Line(), testUID) {
 		t.Errorf("uid in the line %q", o.Line())
+	}
+	if data, _ := os.ReadFile(m.clobber); string(data) != "v1's config" {
+		t.Errorf("v1 put back with the config %q", data)
 	}
 	noUIDIn(t, p, w)
 }
