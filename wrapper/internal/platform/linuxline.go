@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/leftover"
 )
@@ -112,10 +113,27 @@ func (l Linux) RemoveOther(ctx context.Context, o *Other) error {
 	if anyLeft(o.Files) {
 		return fmt.Errorf("%w: %s", ErrOtherLeft, o.Name)
 	}
-	if l.Paths.Proc != "" && leftover.Running(l.Paths.Proc, o.Ctrld) {
+	if l.Paths.Proc != "" && !l.daemonGone(ctx, o.Ctrld) {
 		return fmt.Errorf("%w: its daemon still runs", ErrOtherLeft)
 	}
 	return nil
+}
+
+// killWait bounds the wait for a killed daemon to be gone: a kill is
+// delivered, not awaited.
+const killWait = 2 * time.Second
+
+// daemonGone waits, up to killWait within ctx, until no process runs
+// bin.
+func (l Linux) daemonGone(ctx context.Context, bin string) bool {
+	deadline := time.Now().Add(killWait)
+	for leftover.Running(l.Paths.Proc, bin) {
+		if ctx.Err() != nil || time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(newDaemonPoll)
+	}
+	return true
 }
 
 // RestoreOther puts the saved definition and resolv.conf back and starts
