@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -22,14 +23,37 @@ const (
 	dnsProbe = "example.com"
 )
 
-// lineFiles are what says which line is installed: each line's init
-// script and our binary of it.
-var lineFiles = []string{"/etc/init.d/ctrld", "/etc/init.d/ctrld-client", ctrldBin, clientBin}
+// initSystem is where an init system keeps a line's service definition.
+type initSystem struct {
+	name       string
+	definition func(line string) string
+}
 
-// lineMove, on sysv: v1 provisioned with the token, then the client line
-// started with no token (the move reuses v1's uid), then v1 again (the
-// move back), then a client start cut short, which puts v1 back.
-func lineMove(b *realctrld.Box) {
+var (
+	sysvInit    = initSystem{"sysv", func(line string) string { return "/etc/init.d/" + line }}
+	systemdInit = initSystem{"systemd", func(line string) string { return "/etc/systemd/system/" + line + ".service" }}
+)
+
+// lineFiles are what says which line is installed: each line's service
+// definition and our binary of it.
+func (is initSystem) lineFiles() []string {
+	var out []string
+	for _, line := range contract.CtrldNames {
+		out = append(out, is.definition(line), filepath.Join("/usr/local/bin", line))
+	}
+	return out
+}
+
+func init() {
+	scenarios["systemd-line-move"] = func(b *realctrld.Box) { lineMove(b, systemdInit) }
+}
+
+func sysvLineMove(b *realctrld.Box) { lineMove(b, sysvInit) }
+
+// lineMove: v1 provisioned with the token, then the client line started
+// with no token (the move reuses v1's uid), then v1 again (the move
+// back), then a client start cut short, which puts v1 back.
+func lineMove(b *realctrld.Box, is initSystem) {
 	b.Snapshot("resolv-before", resolvConf)
 	b.StartAPI(testenv.Canary, realctrld.Accept)
 	b.Must("cp", realctrld.Share+"/ctrld", realctrld.Share+"/ctrld-client", realctrld.Share+"/ctrld-install", "/usr/local/bin/")
@@ -37,21 +61,26 @@ func lineMove(b *realctrld.Box) {
 	b.Run("move", slow, nil, wrapperBin, "start", "--ctrld", clientBin)
 	b.Run("client status", quick, nil, clientBin, "status")
 	b.Run("dns after move", quick, nil, getent, "hosts", dnsProbe)
-	b.Snapshot("moved", lineFiles...)
-	b.RecordProcesses("moved")
+	recordLines(b, is, "moved")
 	b.Must("cp", "--remove-destination", realctrld.Share+"/ctrld", "/usr/local/bin/")
 	b.Run("move back", slow, nil, wrapperBin, "start", "--ctrld", ctrldBin)
 	b.Run("v1 status", quick, nil, ctrldBin, "status")
 	b.Run("dns after move back", quick, nil, getent, "hosts", dnsProbe)
-	b.Snapshot("moved-back", lineFiles...)
-	b.RecordProcesses("moved-back")
+	recordLines(b, is, "moved-back")
 	b.Must("cp", "--remove-destination", realctrld.Share+"/ctrld-client", "/usr/local/bin/")
 	b.Run("failed move", slow, nil, wrapperBin, "start", "--ctrld", clientBin, "--timeout", "1s")
-	b.Shell("settle", quick, "sleep 5; cat /etc/resolv.conf; tail -5 /var/log/ctrld.log")
+	b.Shell("settle", quick, "sleep 5; cat /etc/resolv.conf; tail -5 /var/log/ctrld.log /etc/controld/ctrld.log 2>/dev/null; true")
 	b.Run("v1 status after failure", quick, nil, ctrldBin, "status")
 	b.Run("dns after failure", quick, nil, getent, "hosts", dnsProbe)
-	b.Snapshot("restored", lineFiles...)
-	b.RecordProcesses("restored")
+	recordLines(b, is, "restored")
+}
+
+func recordLines(b *realctrld.Box, is initSystem, label string) {
+	b.Snapshot(label, is.lineFiles()...)
+	b.RecordProcesses(label)
+	if is.name == systemdInit.name {
+		b.Run(label+querySep+"list-units", quick, nil, "systemctl", "list-units", "--all", "--no-legend", "--plain", "--no-pager", "ctrld*")
+	}
 }
 
 // lineDaemons are the daemons of either line that run.
@@ -65,44 +94,35 @@ func lineDaemons(procs []realctrld.Process) []string {
 	return out
 }
 
-// wantOnly checks a snapshot and the processes under label: only the
-// named line's script and binary, and one daemon, of that line.
-func wantOnly(t *testing.T, r *realctrld.Report, label, line string) {
+// wantOnly checks what recordLines noted under label: only the named
+// line's definition, our binaries of the lines in binaries, one daemon,
+// of that line, and on systemd one unit, of that line.
+func wantOnly(t *testing.T, r *realctrld.Report, is initSystem, label, line string, binaries ...string) {
 	t.Helper()
 	snap, _ := r.SnapshotNamed(label)
-	want := []string{"/etc/init.d/" + line, "/usr/local/bin/" + line}
-	if got := snap.Existing(); !slices.Equal(slices.Sorted(slices.Values(got)), want) {
+	want := []string{is.definition(line)}
+	for _, b := range binaries {
+		want = append(want, "/usr/local/bin/"+b)
+	}
+	if got := snap.Existing(); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(want))) {
 		t.Errorf("%s: files %v, want only %v", label, got, want)
 	}
 	if d := lineDaemons(r.ProcessSnapshots[label]); !slices.Equal(d, []string{line}) {
 		t.Errorf("%s: daemons %v, want one %s", label, d, line)
 	}
+	if is.name != systemdInit.name {
+		return
+	}
+	if units := queryOut(t, r, label, "list-units"); !slices.Equal(unitNames(units), []string{line + ".service"}) {
+		t.Errorf("%s: systemd knows %q, want %s.service alone", label, units, line)
+	}
 }
 
-func TestMoveBetweenLinesOnSysv(t *testing.T) {
-	t.Parallel()
-	byName := map[string]realctrld.Ctrld{}
-	for _, c := range realctrld.Binaries(t) {
-		byName[binaryName(c)] = c
-	}
-	v1, client := byName[contract.Ctrld], byName[contract.CtrldClient]
-	if v1.Path == "" || client.Path == "" {
-		testenv.Unavailable(t, "%s names no ctrld of both lines (a ctrld and a ctrld-client)", realctrld.BinaryEnv)
-	}
-	s := realctrld.NewSandbox(t, "line-move")
-	for name, path := range map[string]string{contract.Ctrld: v1.Path, contract.CtrldClient: client.Path} {
-		if err := os.Link(path, filepath.Join(s.ShareDir(), name)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	testenv.GoBuild(t, s.ShareDir(), shareWrapper, "./wrapper", "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
-	r := judgeScenario(t, s, 8*time.Minute)
+// judgeLineMove checks every step of lineMove.
+func judgeLineMove(t *testing.T, r *realctrld.Report, is initSystem) {
 	wantOneLine(t, step(t, r, "v1 start"), lineComplete, 0)
 	wantOneLine(t, step(t, r, "move"), lineComplete, 0)
-	if st := step(t, r, "client status"); st.Exit != 0 {
-		t.Errorf("client status after the move: exit %d", st.Exit)
-	}
-	wantOnly(t, r, "moved", contract.CtrldClient)
+	wantOnly(t, r, is, "moved", contract.CtrldClient, contract.CtrldClient)
 	// Only v1's start had the token: every move asked the API by uid.
 	tokenAsks := 0
 	for _, a := range r.API {
@@ -114,24 +134,91 @@ func TestMoveBetweenLinesOnSysv(t *testing.T) {
 		t.Errorf("the API was asked with a token %d times, want once (v1's start)", tokenAsks)
 	}
 	wantOneLine(t, step(t, r, "move back"), lineComplete, 0)
-	if st := step(t, r, "v1 status"); st.Exit != 0 {
-		t.Errorf("v1 status after the move back: exit %d", st.Exit)
-	}
-	wantOnly(t, r, "moved-back", contract.Ctrld)
+	wantOnly(t, r, is, "moved-back", contract.Ctrld, contract.Ctrld)
 	wantOneLine(t, step(t, r, "failed move"), lineTimeout, 63)
-	if st := step(t, r, "v1 status after failure"); st.Exit != 0 {
-		t.Errorf("v1 status after the failed move: exit %d", st.Exit)
+	// The client's package is installed: its binary stays, v1 runs.
+	wantOnly(t, r, is, "restored", contract.Ctrld, contract.Ctrld, contract.CtrldClient)
+	for _, name := range []string{"client status", "v1 status", "v1 status after failure"} {
+		if st := step(t, r, name); st.Exit != 0 {
+			t.Errorf("%s: exit %d", name, st.Exit)
+		}
 	}
 	for _, name := range []string{"dns after move", "dns after move back", "dns after failure"} {
 		if st := step(t, r, name); st.Exit != 0 {
 			t.Errorf("%s: the device does not resolve (exit %d)\n%s", name, st.Exit, realctrld.Redact(step(t, r, "settle").Stdout))
 		}
 	}
-	restored, _ := r.SnapshotNamed("restored")
-	if !restored.File("/etc/init.d/ctrld").Exists || restored.File("/etc/init.d/ctrld-client").Exists {
-		t.Errorf("after the failed move: %v", restored.Existing())
+}
+
+// unitNames are the first fields of systemctl's plain unit list.
+func unitNames(list string) []string {
+	var out []string
+	for _, line := range strings.Split(list, "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			out = append(out, f[0])
+		}
 	}
-	if d := lineDaemons(r.ProcessSnapshots["restored"]); !slices.Equal(d, []string{contract.Ctrld}) {
-		t.Errorf("after the failed move: daemons %v, want v1's alone", d)
+	return out
+}
+
+// bothLines are the real ctrld of each line CTRLD_REAL names.
+func bothLines(t *testing.T) (v1, client realctrld.Ctrld) {
+	t.Helper()
+	byName := map[string]realctrld.Ctrld{}
+	for _, c := range realctrld.Binaries(t) {
+		byName[binaryName(c)] = c
 	}
+	v1, client = byName[contract.Ctrld], byName[contract.CtrldClient]
+	if v1.Path == "" || client.Path == "" {
+		testenv.Unavailable(t, "%s names no ctrld of both lines (a ctrld and a ctrld-client)", realctrld.BinaryEnv)
+	}
+	return v1, client
+}
+
+// shareLines links both ctrlds into share and builds the wrapper there.
+func shareLines(t *testing.T, share string, v1, client realctrld.Ctrld) {
+	t.Helper()
+	for name, path := range map[string]string{contract.Ctrld: v1.Path, contract.CtrldClient: client.Path} {
+		if err := os.Link(path, filepath.Join(share, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testenv.GoBuild(t, share, shareWrapper, "./wrapper", "CGO_ENABLED=0", "GOOS=linux", "GOARCH=amd64")
+}
+
+func TestMoveBetweenLinesOnSysv(t *testing.T) {
+	t.Parallel()
+	v1, client := bothLines(t)
+	s := realctrld.NewSandbox(t, "line-move")
+	shareLines(t, s.ShareDir(), v1, client)
+	judgeLineMove(t, judgeScenario(t, s, 8*time.Minute), sysvInit)
+}
+
+func TestMoveBetweenLinesOnSystemd(t *testing.T) {
+	t.Parallel()
+	v1, client := bothLines(t)
+	rootfs, err := realctrld.SystemdRootfs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := realctrld.NewSystemdSandbox(t, "line-move", rootfs)
+	shareLines(t, s.ShareDir(), v1, client)
+	err = s.Boot()
+	if err == nil {
+		err = s.Phase("systemd-line-move", phaseLimit)
+	}
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.CheckHost(t)
+	s.CheckSystemdCanary(t, settingsFile)
+	for _, st := range s.Report.Steps {
+		if !isQuery(st) {
+			t.Logf("%-22s exit %3d  %6.1fs  %s", st.Name, st.Exit, st.Duration.Seconds(), summary(st))
+		}
+	}
+	judgeLineMove(t, s.Report, systemdInit)
 }

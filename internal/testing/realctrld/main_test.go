@@ -24,7 +24,7 @@ var scenarios = map[string]realctrld.Scenario{
 	"ctrld-cli":            captureCLI,
 	"offline-upgrade":      offlineUpgrade,
 	"version-upgrade":      versionUpgrade,
-	"line-move":            lineMove,
+	"line-move":            sysvLineMove,
 }
 
 func TestMain(m *testing.M) {
