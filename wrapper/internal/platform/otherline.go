@@ -103,8 +103,8 @@ func firstWord(cmd string) string {
 	return strings.Trim(word, `"'`)
 }
 
-// besideOurs is our binary of the line named line: beside svc's binary,
-// when it is there as a regular file.
+// besideOurs is our binary of another line, the program file named
+// file beside svc's binary, when it is there as a regular file.
 func besideOurs(svc Service, file string) string {
 	if svc.Ctrld == "" {
 		return ""
