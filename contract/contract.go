@@ -148,3 +148,48 @@ const (
 	// which the tarball's name starts with too.
 	LinuxPackage = "ctrld"
 )
+
+// CtrldLine is what sets one line of ctrld releases apart from the
+// other: v1 and v2.0.0-pre ship as ctrld, the client line as
+// ctrld-client. Each line names its service after its binary; the two
+// services are meant to be able to exist side by side on one machine,
+// both wanting port 53 and the same home dir.
+type CtrldLine struct {
+	// Binary is the binary's name, which is also the service's name
+	// (the systemd unit, the init script, the launchd plist, the SCM
+	// entry).
+	Binary string
+	// DisplayName is the Windows service's display name: Windows wants
+	// it unique, so the lines differ here too.
+	DisplayName string
+}
+
+// CtrldLines are the lines, in the order of CtrldNames.
+var CtrldLines = []CtrldLine{
+	{Binary: Ctrld, DisplayName: "Control-D Helper Service"},
+	{Binary: CtrldClient, DisplayName: "Control-D Client Service"},
+}
+
+// LineOf is the line whose binary is named name (without any .exe); an
+// unknown name is taken for the first line, whose names the service
+// takes from the binary all the same.
+func LineOf(name string) CtrldLine {
+	for _, l := range CtrldLines {
+		if l.Binary == name {
+			return l
+		}
+	}
+	return CtrldLine{Binary: name, DisplayName: CtrldLines[0].DisplayName}
+}
+
+// OtherLines are the lines other than the one whose binary is named
+// name: the services that may be installed beside it.
+func OtherLines(name string) []CtrldLine {
+	var out []CtrldLine
+	for _, l := range CtrldLines {
+		if l.Binary != name {
+			out = append(out, l)
+		}
+	}
+	return out
+}

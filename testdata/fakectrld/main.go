@@ -4,7 +4,9 @@
 // echoed in clear text in a fatal line, provision_result.json in the home
 // dir, the v1.5.6 identifier line and stage exit codes, `ctrld status`
 // exit codes 0-3, and a service file that appears when the service is
-// installed.
+// installed. Its binary's name says which ctrld line it plays: as
+// ctrld-client it is the client line (its service, its version), as
+// anything else v1 or v2.0.0-pre by its format.
 //
 // A scenario file says what to do. It is found through FAKE_CTRLD_SCENARIO,
 // else beside the binary as fake-ctrld.scenario; with none, every command
@@ -30,6 +32,7 @@
 //	start.pidfile=FILE        write start's own pid
 //	status.exit=N,N,...       exit codes of successive status calls; the last repeats (default 0)
 //	restart.exit=N            exit code of restart (default 0)
+//	version=VERSION           what --version reports (default: the line's and format's real binary, cli.go)
 //	format=v1|v2              console format: v1.5.0's zerolog lines (default) or v2.0.0-pre's
 //	                          tab-separated levels with JSON fields (format.go)
 package main
@@ -85,6 +88,12 @@ func main() {
 		cmd = os.Args[1]
 	}
 	switch cmd {
+	case "--help", "-h":
+		fmt.Print(helpText)
+		os.Exit(0)
+	case "--version":
+		fmt.Print(versionLine(selfPath(), logFormat, sc.get("version")))
+		os.Exit(0)
 	case "start":
 		os.Exit(start(sc, dir, os.Args[2:]))
 	case "status":
@@ -105,12 +114,18 @@ func main() {
 	os.Exit(1)
 }
 
-func loadScenario() (scenario, string) {
+// selfPath is the fake's own binary, whose name says which ctrld line it
+// plays (ctrld or ctrld-client).
+func selfPath() string {
 	self, err := os.Executable()
 	if err != nil {
-		self = os.Args[0] // no /proc in a minimal chroot
+		return os.Args[0] // no /proc in a minimal chroot
 	}
-	dir := filepath.Dir(self)
+	return self
+}
+
+func loadScenario() (scenario, string) {
+	dir := filepath.Dir(selfPath())
 	path := os.Getenv("FAKE_CTRLD_SCENARIO")
 	if path == "" {
 		path = filepath.Join(dir, "fake-ctrld.scenario")

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/contract"
 	"golang.org/x/sys/windows/svc"
 	"golang.org/x/sys/windows/svc/mgr"
 )
@@ -19,6 +20,10 @@ func serviceName() string {
 	return strings.TrimSuffix(filepath.Base(self), filepath.Ext(self))
 }
 
+// displayName is the display name of the line the fake plays, as the
+// real ctrld registers it.
+func displayName() string { return contract.LineOf(serviceName()).DisplayName }
+
 func installService() {
 	self, _ := os.Executable()
 	m, err := mgr.Connect()
@@ -28,7 +33,7 @@ func installService() {
 	defer m.Disconnect()
 	s, err := m.OpenService(serviceName())
 	if err != nil {
-		s, err = m.CreateService(serviceName(), self, mgr.Config{DisplayName: "Control D (fake)", StartType: mgr.StartAutomatic}, "run")
+		s, err = m.CreateService(serviceName(), self, mgr.Config{DisplayName: displayName(), StartType: mgr.StartAutomatic}, "run")
 		if err != nil {
 			return
 		}

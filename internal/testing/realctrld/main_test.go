@@ -21,6 +21,7 @@ var scenarios = map[string]realctrld.Scenario{
 	"offline-purge":        offlinePurge,
 	"offline-erase":        offlineErase,
 	"ctrld-outputs":        captureOutputs,
+	"ctrld-cli":            captureCLI,
 	"offline-upgrade":      offlineUpgrade,
 	"version-upgrade":      versionUpgrade,
 }
