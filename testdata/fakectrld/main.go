@@ -32,6 +32,7 @@
 //	start.pidfile=FILE        write start's own pid
 //	status.exit=N,N,...       exit codes of successive status calls; the last repeats (default 0)
 //	restart.exit=N            exit code of restart (default 0)
+//	restart.sleep=DUR         sleep before restart finishes (a restart whose stop hangs)
 //	version=VERSION           what --version reports (default: the line's and format's real binary, cli.go)
 //	format=v1|v2              console format: v1.5.0's zerolog lines (default) or v2.0.0-pre's
 //	                          tab-separated levels with JSON fields (format.go)
@@ -99,6 +100,9 @@ func main() {
 	case "status":
 		os.Exit(status(sc, dir))
 	case "restart":
+		if d, err := time.ParseDuration(sc.get("restart.sleep")); err == nil {
+			time.Sleep(d)
+		}
 		os.Exit(sc.num("restart.exit", 0))
 	case "stop", "uninstall":
 		if f := sc.get("service-file"); f != "" {

@@ -79,9 +79,12 @@ func (Linux) Gate(context.Context, Service) bool { return true }
 //
 // A restart that fails or is cut short may have stopped the old daemon
 // (and a cut-short one takes the daemon it started down with its process
-// group): then the service is started again through the init system, so
-// a service runs either way. When the daemon that runs afterwards runs
-// the new binary, the reload did its work and the success gate decides.
+// group), or left it running on the old, replaced binary (a stop that
+// hangs, the unit left deactivating): the old daemon is then stopped
+// through the init system and the service started again on the new
+// binary (replaceDaemon), so a service runs either way. When the daemon
+// that runs afterwards runs the new binary, the reload did its work and
+// the success gate decides.
 func (l Linux) Reload(ctx context.Context, svc Service) error {
 	if !l.Ready(svc) {
 		return ErrNotReady
@@ -90,8 +93,7 @@ func (l Linux) Reload(ctx context.Context, svc Service) error {
 	if err == nil {
 		return nil
 	}
-	l.keepRunning(svc)
-	if l.Paths.Proc != "" && leftover.RunningFile(l.Paths.Proc, svc.Ctrld) {
+	if l.replaceDaemon(svc) {
 		return nil
 	}
 	return err
