@@ -133,6 +133,33 @@ func CtrldLogs(ctrld string) []string { return []string{ctrld + ".log", ctrld + 
 // CtrldHomeLogs are the logs ctrld v2 keeps in the home dir instead.
 func CtrldHomeLogs(ctrld string) []string { return []string{ctrld + ".log"} }
 
+// The logs either ctrld line keeps in its home dir, named the same
+// whatever its binary's name: upstream's newer code writes ctrld.log with
+// up to four numbered backups and ctrld-journal.log with two.
+const (
+	HomeLog            = "ctrld.log"
+	HomeLogBackups     = 4
+	HomeJournal        = "ctrld-journal.log"
+	HomeJournalBackups = 2
+)
+
+// CtrldLineHomeFiles are the files either ctrld line writes in its home
+// dir beside CtrldFiles' result: its configuration and every log and
+// backup, for a removal that leaves nothing of either line.
+func CtrldLineHomeFiles() []string {
+	out := []string{CtrldConfig}
+	for _, log := range []struct {
+		name    string
+		backups int
+	}{{HomeLog, HomeLogBackups}, {HomeJournal, HomeJournalBackups}} {
+		out = append(out, log.name)
+		for i := 1; i <= log.backups; i++ {
+			out = append(out, log.name+"."+string(rune('0'+i)))
+		}
+	}
+	return out
+}
+
 // VersionVar is the variable the release build stamps with -X: the
 // wrapper's `version` prints it.
 const VersionVar = "github.com/ctrld-install/ctrld-install/wrapper/internal/cli.Version"

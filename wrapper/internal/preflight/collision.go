@@ -3,7 +3,6 @@ package preflight
 import (
 	"context"
 	"net"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,7 +26,7 @@ func besideChecks(p *provision.Provisioner) []Check {
 	}
 	var checks []Check
 	for _, other := range contract.OtherLines(ours) {
-		if !serviceExists(p.OS, other.Binary) {
+		if !platform.ServiceKnown(p.OS, other.Binary) {
 			continue
 		}
 		checks = append(checks, warn("ctrld service "+other.Binary,
@@ -35,22 +34,6 @@ func besideChecks(p *provision.Provisioner) []Check {
 				" service start would run: both want port 53 and "+p.Config.Home+"; start leaves it in place"))
 	}
 	return checks
-}
-
-// serviceExists reports whether a service called name is known to the
-// OS in any state, whichever binary it runs: one of its definition files
-// exists, or, where the OS lists none (the SCM), the OS knows it.
-func serviceExists(osys platform.OS, name string) bool {
-	files := osys.ServiceFiles(name)
-	if len(files) == 0 {
-		return osys.Installed(platform.Service{Name: name})
-	}
-	for _, f := range files {
-		if _, err := os.Lstat(f); err == nil {
-			return true
-		}
-	}
-	return false
 }
 
 // portChecks name a ctrld daemon, of either line and whoever installed
