@@ -22,6 +22,7 @@ var scenarios = map[string]realctrld.Scenario{
 	"offline-erase":        offlineErase,
 	"ctrld-outputs":        captureOutputs,
 	"ctrld-cli":            captureCLI,
+	"ctrld-files":          captureFiles,
 	"offline-upgrade":      offlineUpgrade,
 	"version-upgrade":      versionUpgrade,
 }
