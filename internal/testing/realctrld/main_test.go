@@ -23,6 +23,7 @@ var scenarios = map[string]realctrld.Scenario{
 	"ctrld-outputs":        captureOutputs,
 	"ctrld-cli":            captureCLI,
 	"ctrld-files":          captureFiles,
+	"client-wrapper":       clientThroughTheWrapper,
 	"offline-upgrade":      offlineUpgrade,
 	"version-upgrade":      versionUpgrade,
 }
