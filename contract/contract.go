@@ -108,30 +108,67 @@ var HomeFiles = append(append([]string{SettingsFile}, WrapperFiles...), CtrldFil
 // RecordFolder, so that no file the wrapper adds is left behind.
 var InstallFolderFiles = append(append([]string(nil), WrapperFiles...), CtrldFiles...)
 
-// Where ctrld keeps its own files on Linux; each is named after its
-// binary (ctrld or ctrld-client). Package removal deletes them once ctrld
-// is gone.
+// Where ctrld keeps its own files on Linux. The pid file and the sysv
+// service's logs are named after its binary (ctrld or ctrld-client); the
+// sockets and the home dir's log are not, so both lines use the same
+// ones (as the real ctrld-client shows). Package removal deletes them
+// once ctrld is gone.
 const (
 	// RunDir holds ctrld's sockets and pid file while its daemon runs.
 	RunDir = "/run"
 	// LogDir holds the logs of ctrld's sysv service.
 	LogDir = "/var/log"
+	// ControlSocket is the socket in RunDir on which the daemon of
+	// either line answers ctrld's own commands once it is up.
+	ControlSocket = "ctrld_control.sock"
+	// StartSocket is the socket in RunDir a running start of either line
+	// holds; a failed or killed start leaves it.
+	StartSocket = "ctrld_start.sock"
 )
 
-// CtrldRunFiles are ctrld's sockets and pid file in RunDir.
+// CtrldRunFiles are the sockets and the pid file of ctrld's binary
+// named ctrld in RunDir.
 func CtrldRunFiles(ctrld string) []string {
-	return []string{CtrldControlSocket(ctrld), ctrld + "_start.sock", ctrld + ".pid"}
+	return []string{CtrldControlSocket(ctrld), StartSocket, ctrld + ".pid"}
 }
 
-// CtrldControlSocket is the socket in RunDir on which ctrld's daemon
-// answers ctrld's own commands once it is up.
-func CtrldControlSocket(ctrld string) string { return ctrld + "_control.sock" }
+// CtrldControlSocket is the socket in RunDir on which the daemon of the
+// ctrld binary named ctrld answers: ControlSocket, whichever line.
+func CtrldControlSocket(string) string { return ControlSocket }
 
 // CtrldLogs are ctrld's logs in LogDir.
 func CtrldLogs(ctrld string) []string { return []string{ctrld + ".log", ctrld + ".err"} }
 
-// CtrldHomeLogs are the logs ctrld v2 keeps in the home dir instead.
-func CtrldHomeLogs(ctrld string) []string { return []string{ctrld + ".log"} }
+// CtrldHomeLogs are the logs ctrld v2 keeps in the home dir instead:
+// HomeLog, whichever line.
+func CtrldHomeLogs(string) []string { return []string{HomeLog} }
+
+// The logs either ctrld line keeps in its home dir, named the same
+// whatever its binary's name: upstream's newer code writes ctrld.log with
+// up to four numbered backups and ctrld-journal.log with two.
+const (
+	HomeLog            = "ctrld.log"
+	HomeLogBackups     = 4
+	HomeJournal        = "ctrld-journal.log"
+	HomeJournalBackups = 2
+)
+
+// CtrldLineHomeFiles are the files either ctrld line writes in its home
+// dir beside CtrldFiles' result: its configuration and every log and
+// backup, for a removal that leaves nothing of either line.
+func CtrldLineHomeFiles() []string {
+	out := []string{CtrldConfig}
+	for _, log := range []struct {
+		name    string
+		backups int
+	}{{HomeLog, HomeLogBackups}, {HomeJournal, HomeJournalBackups}} {
+		out = append(out, log.name)
+		for i := 1; i <= log.backups; i++ {
+			out = append(out, log.name+"."+string(rune('0'+i)))
+		}
+	}
+	return out
+}
 
 // VersionVar is the variable the release build stamps with -X: the
 // wrapper's `version` prints it.

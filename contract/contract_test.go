@@ -1,6 +1,9 @@
 package contract
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Every binary name has its line, in the same order, and no two lines
 // share a display name (Windows refuses a second service with one).
@@ -26,5 +29,14 @@ func TestCtrldLinesFollowTheNames(t *testing.T) {
 	}
 	if got := LineOf("ctrld-nightly"); got.Binary != "ctrld-nightly" {
 		t.Errorf("an unknown name keeps its own: %+v", got)
+	}
+}
+
+// The home files are ctrld.toml, ctrld.log and .1-.4, ctrld-journal.log
+// and .1-.2.
+func TestCtrldLineHomeFiles(t *testing.T) {
+	want := "ctrld.toml ctrld.log ctrld.log.1 ctrld.log.2 ctrld.log.3 ctrld.log.4 ctrld-journal.log ctrld-journal.log.1 ctrld-journal.log.2"
+	if got := strings.Join(CtrldLineHomeFiles(), " "); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

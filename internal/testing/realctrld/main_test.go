@@ -22,6 +22,8 @@ var scenarios = map[string]realctrld.Scenario{
 	"offline-erase":        offlineErase,
 	"ctrld-outputs":        captureOutputs,
 	"ctrld-cli":            captureCLI,
+	"ctrld-files":          captureFiles,
+	"client-wrapper":       clientThroughTheWrapper,
 	"offline-upgrade":      offlineUpgrade,
 	"version-upgrade":      versionUpgrade,
 	"line-move":            sysvLineMove,

@@ -93,7 +93,7 @@ func (l Linux) Reload(ctx context.Context, svc Service) error {
 	if err == nil {
 		return nil
 	}
-	if l.replaceDaemon(svc) {
+	if l.replaceDaemon(ctx, svc) {
 		return nil
 	}
 	return err
@@ -104,11 +104,11 @@ const restartBound = 2 * time.Second
 
 // keepRunning starts svc through the init system when no process of it
 // runs: systemd queues the start, a sysv script starts the daemon.
-func (l Linux) keepRunning(svc Service) {
+func (l Linux) keepRunning(ctx context.Context, svc Service) {
 	if l.Paths.Proc == "" || l.Paths.Etc == "" || leftover.Running(l.Paths.Proc, svc.Ctrld) {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), restartBound)
+	ctx, cancel := context.WithTimeout(ctx, restartBound)
 	defer cancel()
 	if l.Paths.RunDir != "" && l.Paths.Systemctl != "" && leftover.SystemdRuns(l.Paths.RunDir) {
 		l.SystemctlRun(ctx, "--no-block", "start", svc.Name+".service")
