@@ -25,6 +25,7 @@ var scenarios = map[string]scenario{
 	"offline-upgrade":      offlineUpgrade,
 	"version-upgrade":      versionUpgrade,
 	"offline-then-online":  offlineUpgradeThenOnline,
+	"line-move":            sysvLineMove,
 }
 
 func TestMain(m *testing.M) {
