@@ -13,12 +13,17 @@ import (
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
 )
 
+// moveFailed is start's code when the other line's service cannot be
+// removed.
+var moveFailed = codes.ServiceInstallFailed
+
 // besideChecks name each ctrld service of another line (ctrld beside
 // ctrld-client, or the reverse) installed beside the one start would run.
-// Both want port 53 and the same home dir, yet start neither removes the
-// other nor fails because of it: ctrld moves its listener elsewhere when
-// the other holds the port. So no code fits, and each is a warning; a
-// daemon actually holding the port is portChecks' business.
+// Both want port 53 and the same home dir, so start moves the device off
+// the other line's service, and answers SERVICE_INSTALL_FAILED when that
+// service cannot be removed. Whether it can is not known beforehand, so
+// each is a warning that names that code; a daemon actually holding the
+// port is portChecks' business.
 func besideChecks(p *provision.Provisioner) []Check {
 	ours := provision.ServiceName(p.Config.Ctrld)
 	if ours == "" || ours == "." {
@@ -31,7 +36,8 @@ func besideChecks(p *provision.Provisioner) []Check {
 		}
 		checks = append(checks, warn("ctrld service "+other.Binary,
 			"the "+other.Binary+" service ("+other.DisplayName+") is installed beside the "+ours+
-				" service start would run: both want port 53 and "+p.Config.Home+"; start leaves it in place"))
+				" service start would run: both want port 53 and "+p.Config.Home+"; start moves the device off it (stops and removes it first) and answers "+
+				moveFailed.Name+" (exit "+strconv.Itoa(moveFailed.Exit)+") if it cannot remove it"))
 	}
 	return checks
 }

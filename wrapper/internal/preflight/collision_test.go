@@ -46,7 +46,8 @@ func provisionerFor(osys platform.OS, ctrld, home string) *provision.Provisioner
 // A ctrld.service unit while start would run ctrld-client, and the
 // reverse (an init script of ctrld-client while it would run ctrld):
 // the other line's service is named, with its display name, as a
-// warning (start gives no code for it); our own line's is not.
+// warning naming the code start gives when it cannot remove it (start
+// moves the device off it otherwise); our own line's is not.
 func TestBesideNamesTheOtherLinesService(t *testing.T) {
 	for _, tc := range []struct{ ours, file, other string }{
 		{contract.CtrldClient, "systemd/ctrld.service", contract.Ctrld},
@@ -63,7 +64,8 @@ func TestBesideNamesTheOtherLinesService(t *testing.T) {
 		if c.Name != "ctrld service "+tc.other || c.OK || c.Fails() {
 			t.Errorf("%s beside %s: %+v", tc.other, tc.ours, c)
 		}
-		if !strings.Contains(c.Detail, contract.LineOf(tc.other).DisplayName) || !strings.Contains(c.Detail, "port 53") {
+		if !strings.Contains(c.Detail, contract.LineOf(tc.other).DisplayName) || !strings.Contains(c.Detail, "port 53") ||
+			!strings.Contains(c.Detail, "removes it") || !strings.Contains(c.Detail, "SERVICE_INSTALL_FAILED (exit 51)") {
 			t.Errorf("detail %q", c.Detail)
 		}
 	}
