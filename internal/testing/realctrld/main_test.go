@@ -20,8 +20,12 @@ var scenarios = map[string]scenario{
 	"offline-erase":        offlineErase,
 	"ctrld-outputs":        captureOutputs,
 	"ctrld-cli":            captureCLI,
+	"ctrld-files":          captureFiles,
+	"client-wrapper":       clientThroughTheWrapper,
 	"offline-upgrade":      offlineUpgrade,
 	"version-upgrade":      versionUpgrade,
+	"offline-then-online":  offlineUpgradeThenOnline,
+	"line-move":            sysvLineMove,
 }
 
 func TestMain(m *testing.M) {

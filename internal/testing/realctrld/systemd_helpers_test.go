@@ -23,6 +23,7 @@ var systemdPhases = map[string]scenario{
 	"systemd-token-rejected":        systemdTokenRejected,
 	"systemd-route-to-nowhere":      systemdRouteToNowhere,
 	"systemd-docs-install-then-deb": systemdDocsInstall,
+	"systemd-line-move":             systemdLineMove,
 }
 
 // ctrld's unit and what enables it.

@@ -18,11 +18,14 @@ type Darwin struct {
 	// LegacyDir is where earlier releases put the binaries; a launchd job
 	// still pointing there is moved off it. Empty means no move.
 	LegacyDir string
+	// JobsDir is /Library/LaunchDaemons, where another ctrld line's job
+	// is looked for. Empty means none is.
+	JobsDir string
 }
 
 // NewDarwin is macOS as it is, running launchctl through run.
 func NewDarwin(run Runner) Darwin {
-	return Darwin{Run: run, LegacyDir: contract.MacLegacyBinDir}
+	return Darwin{Run: run, LegacyDir: contract.MacLegacyBinDir, JobsDir: contract.LaunchDaemonsDir}
 }
 
 // launchctl is run by its full path, never looked up on PATH.

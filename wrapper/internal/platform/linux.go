@@ -82,7 +82,10 @@ func (Linux) Gate(context.Context, Service) bool { return true }
 // group), or left it running on the old, replaced binary (a stop that
 // hangs, the unit left deactivating): the old daemon is then stopped
 // through the init system and the service started again on the new
-// binary (replaceDaemon), so a service runs either way. When the daemon
+// binary (replaceDaemon), so a service runs either way. A restart that
+// exits 0 while a daemon still runs the replaced binary (ctrld's restart
+// can report success without restarting) is replaced the same way, and
+// is ErrOldBinaryRuns when that fails. When the daemon
 // that runs afterwards runs the new binary, the reload did its work and
 // the success gate decides.
 func (l Linux) Reload(ctx context.Context, svc Service) error {
@@ -90,33 +93,52 @@ func (l Linux) Reload(ctx context.Context, svc Service) error {
 		return ErrNotReady
 	}
 	err := l.Run(ctx, svc.Env, svc.Ctrld, "restart")
-	if err == nil {
+	if err == nil && !l.oldBinaryRuns(svc) {
 		return nil
 	}
-	if l.replaceDaemon(svc) {
+	if l.replaceDaemon(ctx, svc) {
 		return nil
+	}
+	if err == nil {
+		return ErrOldBinaryRuns
 	}
 	return err
 }
 
+// ErrOldBinaryRuns means ctrld's restart reported success, yet its daemon
+// still runs the binary the upgrade replaced, and replacing it failed.
+var ErrOldBinaryRuns = errors.New("ctrld's daemon still runs the replaced binary after its restart")
+
+// oldBinaryRuns reports whether a daemon of svc runs a copy of its binary
+// that the upgrade replaced: ctrld's restart can exit 0 without having
+// restarted anything.
+func (l Linux) oldBinaryRuns(svc Service) bool {
+	return l.Paths.Proc != "" && leftover.RunningOld(l.Paths.Proc, svc.Ctrld)
+}
+
 // restartBound bounds starting the service again after a failed reload.
+// It is its own, not what is left of the reload's: a sysv script starts
+// the daemon in its own process group, which a cut-short run takes down.
 const restartBound = 2 * time.Second
 
 // keepRunning starts svc through the init system when no process of it
-// runs: systemd queues the start, a sysv script starts the daemon.
-func (l Linux) keepRunning(svc Service) {
+// runs: systemd queues the start, a sysv script starts the daemon. It
+// reports whether it asked for the start: not while a process of svc
+// still runs, one being killed included.
+func (l Linux) keepRunning(svc Service) bool {
 	if l.Paths.Proc == "" || l.Paths.Etc == "" || leftover.Running(l.Paths.Proc, svc.Ctrld) {
-		return
+		return false
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), restartBound)
 	defer cancel()
 	if l.Paths.RunDir != "" && l.Paths.Systemctl != "" && leftover.SystemdRuns(l.Paths.RunDir) {
 		l.SystemctlRun(ctx, "--no-block", "start", svc.Name+".service")
-		return
+		return true
 	}
 	if script := filepath.Join(l.Paths.Etc, "init.d", svc.Name); anyExists([]string{script}) {
 		l.Run(ctx, svc.Env, script, "start")
 	}
+	return true
 }
 
 // Ready reports whether ctrld's commands can reach its daemon: it answers

@@ -55,6 +55,17 @@ type OS interface {
 	// ran ctrld from, where a user could write, before an upgrade reloads
 	// it; nil where the OS has no such place.
 	MoveOffLegacyDir(ctx context.Context, svc Service) error
+	// OtherLine is the service of the ctrld line whose binary is named
+	// line when it is installed while start runs for svc's line, read
+	// from its service definition; false when it is not installed.
+	OtherLine(svc Service, line string) (Other, bool)
+	// RemoveOther stops the other line's daemon through its init system
+	// and removes its service, within ctx, keeping its definition in o
+	// for RestoreOther. ErrOtherLeft means something of it is left.
+	RemoveOther(ctx context.Context, o *Other) error
+	// RestoreOther puts the definition RemoveOther removed back and
+	// starts the service.
+	RestoreOther(ctx context.Context, o Other) error
 	// RemoveLeftovers makes sure, after ctrld's uninstall or a failed
 	// fresh install, that nothing of svc still acts or is known to the
 	// init system; its daemons get grace to stop. It does nothing where

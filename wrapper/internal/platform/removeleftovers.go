@@ -11,7 +11,8 @@ import (
 // RemoveLeftovers makes sure, whatever ctrld managed, that nothing of its
 // service still acts or is known to the init system: on systemd the unit
 // stopped, disabled, deleted and not even failed; its daemon stopped;
-// /etc/resolv.conf no longer pointing at it; its sysv service gone. A
+// /etc/resolv.conf no longer pointing at it; its sysv service gone; its
+// sockets and pid file in /run deleted. A
 // daemon left running on a deleted binary, a unit that restarts it, or a
 // resolv.conf naming a listener that no longer exists leaves the machine
 // without DNS. It is the one clean-up for both init systems, after an
@@ -40,6 +41,9 @@ func (l Linux) RemoveLeftovers(ctx context.Context, svc Service, grace time.Dura
 	if p.Etc != "" {
 		leftover.RestoreResolvConf(filepath.Join(p.Etc, leftover.ResolvConf), filepath.Join(p.Etc, leftover.ResolvBackup))
 		leftover.RemoveSysvService(p.Etc, svc.Name)
+	}
+	if p.RunDir != "" {
+		leftover.RemoveRunFiles(p.RunDir, svc.Name)
 	}
 }
 

@@ -74,3 +74,99 @@ func (c scm) Restart(ctx context.Context, name string) error {
 	}
 	return s.Start()
 }
+
+func (c scm) Config(name string) (SCMService, error) {
+	m, s, err := c.open(name)
+	if err != nil {
+		return SCMService{}, err
+	}
+	defer m.Disconnect()
+	defer s.Close()
+	cfg, err := s.Config()
+	if err != nil {
+		return SCMService{}, err
+	}
+	return SCMService{
+		ImagePath: cfg.BinaryPathName, DisplayName: cfg.DisplayName, Description: cfg.Description,
+		StartType: cfg.StartType, DelayedAutoStart: cfg.DelayedAutoStart,
+	}, nil
+}
+
+// scmPoll is how often Delete asks the SCM whether the service stopped
+// and went.
+const scmPoll = 300 * time.Millisecond
+
+// Delete stops the service, marks it for deletion, and waits until the
+// SCM no longer opens it.
+func (c scm) Delete(ctx context.Context, name string) error {
+	m, s, err := c.open(name)
+	if err != nil {
+		return err
+	}
+	if st, err := s.Query(); err == nil && st.State != svc.Stopped {
+		s.Control(svc.Stop)
+		for st.State != svc.Stopped {
+			if err := sleepCtx(ctx, scmPoll); err != nil {
+				break
+			}
+			if st, err = s.Query(); err != nil {
+				break
+			}
+		}
+	}
+	err = s.Delete()
+	s.Close()
+	m.Disconnect()
+	if err != nil {
+		return err
+	}
+	for c.Exists(name) {
+		if err := sleepCtx(ctx, scmPoll); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
+// Create makes the service again with its saved command line, which
+// CreateService would quote as one path: it is set afterwards.
+func (scm) Create(name string, saved SCMService) error {
+	m, err := mgr.Connect()
+	if err != nil {
+		return err
+	}
+	defer m.Disconnect()
+	s, err := m.CreateService(name, firstWord(saved.ImagePath), mgr.Config{
+		DisplayName: saved.DisplayName, Description: saved.Description,
+		StartType: saved.StartType, DelayedAutoStart: saved.DelayedAutoStart,
+	})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	cfg, err := s.Config()
+	if err != nil {
+		return err
+	}
+	cfg.BinaryPathName = saved.ImagePath
+	return s.UpdateConfig(cfg)
+}
+
+func (c scm) Start(name string) error {
+	m, s, err := c.open(name)
+	if err != nil {
+		return err
+	}
+	defer m.Disconnect()
+	defer s.Close()
+	return s.Start()
+}

@@ -100,8 +100,10 @@ type Options struct {
 // Run runs every check, bounded by ctx, and returns them in start's
 // order: the wrapper's own checks before ctrld runs (the lock, the ctrld
 // binary, the token and the other settings), then ctrld's stages in
-// ctrld's order (bootstrap: the API; listener). On the upgrade path only
-// the wrapper's checks apply: start reloads the service ctrld already
+// ctrld's order (bootstrap: the API; listener, where a service of the
+// other ctrld line installed beside, or a ctrld daemon holding the port,
+// is named first). On the upgrade path only the wrapper's checks and the
+// other line's service apply: start reloads the service ctrld already
 // runs, with its listener, and provisions nothing.
 func Run(ctx context.Context, o Options) Result {
 	var r Result
@@ -109,11 +111,15 @@ func Run(ctx context.Context, o Options) Result {
 	if o.Start.Upgrade() {
 		r.Checks = append(r.Checks, Check{Name: "upgrade", OK: true,
 			Detail: "ctrld's service is installed: start reloads it; the token, API and listener checks of a fresh install do not apply"})
+		r.Checks = append(r.Checks, besideChecks(o.Start)...)
 		return redacted(o.Start, r)
 	}
 	r.Checks = append(r.Checks, settingsChecks(ctx, o.Start, o.Warnings)...)
 	r.Checks = append(r.Checks, o.API.checks(ctx, o.Now)...)
-	r.Checks = append(r.Checks, listenerChecks(ctx, o.Listen, o.Holders)...)
+	r.Checks = append(r.Checks, besideChecks(o.Start)...)
+	listener := listenerChecks(ctx, o.Listen, o.Holders)
+	r.Checks = append(r.Checks, portChecks(ctx, o.Listen, o.Holders, listener)...)
+	r.Checks = append(r.Checks, listener...)
 	return redacted(o.Start, r)
 }
 

@@ -144,13 +144,17 @@ func (p *Provisioner) internal(what string, err error) codes.Outcome {
 }
 
 // HasWork reports whether start would do anything but fail for want of a
-// token: a token is available from some source, or ctrld's service is
-// already installed (an upgrade). Package scripts use it to install
+// token: a token is available from some source, ctrld's service is
+// already installed (an upgrade), or another ctrld line's service is,
+// with a resolver uid to move with. Package scripts use it to install
 // quietly on machines that were never given settings. It does not wait
 // for a profile. It fails only when interrupted.
 func (p *Provisioner) HasWork(ctx context.Context) (bool, error) {
 	p.rememberGiven()
 	if p.OS.Installed(p.service()) {
+		return true, nil
+	}
+	if o, found := p.otherLine(p.service()); found && o.UID != "" {
 		return true, nil
 	}
 	s, err := p.gather(ctx)
@@ -172,7 +176,14 @@ func (p *Provisioner) provision(ctx context.Context) codes.Outcome {
 	if o, failed := p.moveOffLegacyDir(ctx, svc); failed {
 		return o
 	}
-	if p.OS.Installed(svc) {
+	installed := p.OS.Installed(svc)
+	if o, found := p.otherLine(svc); found {
+		if installed {
+			return p.moveUpgrade(ctx, svc, o)
+		}
+		return p.moveFresh(ctx, svc, o)
+	}
+	if installed {
 		return p.upgrade(ctx, svc)
 	}
 	return p.fresh(ctx, svc)

@@ -28,11 +28,11 @@ type upgradedFake struct {
 	old   *exec.Cmd
 }
 
-func newUpgradedFake(t *testing.T, statusExit string) upgradedFake {
+func newUpgradedFake(t *testing.T, restart, statusExit string) upgradedFake {
 	t.Helper()
 	dir := t.TempDir()
 	ctrld := testenv.GoBuild(t, dir, contract.Ctrld, "./testdata/fakectrld")
-	scenario := "restart.sleep=1h\nstatus.exit=" + statusExit + "\n"
+	scenario := restart + "\nstatus.exit=" + statusExit + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "fake-ctrld.scenario"), []byte(scenario), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -84,24 +84,28 @@ func (s *initSystem) run(ctx context.Context, env []string, name string, args ..
 	return nil
 }
 
-// With ctrld's restart hanging (its stop caught in a retry loop) and the
-// old daemon still on the replaced binary, the reload stops the daemon
+// With ctrld's restart hanging (its stop caught in a retry loop), or
+// exiting 0 without restarting, and the old daemon still on the replaced
+// binary, the reload stops the daemon
 // through the init system, starts the service on the new binary, and the
 // success gate decides: on systemd and on sysv, whichever the gate says.
 func TestReloadReplacesADaemonWhoseRestartHangs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the fake ctrld")
 	}
+	const hangs, exits0 = "restart.sleep=1h", "restart.exit=0"
 	for _, tc := range []struct {
-		initSys, status string
-		exit            int
-		calls           string
+		initSys, restart, status string
+		exit                     int
+		calls                    string
 	}{
-		{"systemd", "0", 0, "systemctl --no-block stop ctrld.service;systemctl --no-block start ctrld.service"},
-		{"systemd", "1", codes.SuccessGateFailed.Exit, "systemctl --no-block stop ctrld.service;systemctl --no-block start ctrld.service"},
-		{"sysv", "0", 0, "ctrld stop;ctrld start"},
+		{"systemd", hangs, "0", 0, "systemctl --no-block stop ctrld.service;systemctl --no-block start ctrld.service"},
+		{"systemd", hangs, "1", codes.SuccessGateFailed.Exit, "systemctl --no-block stop ctrld.service;systemctl --no-block start ctrld.service"},
+		{"sysv", hangs, "0", 0, "ctrld stop;ctrld start"},
+		// ctrld's restart exits 0 without restarting anything.
+		{"sysv", exits0, "0", 0, "ctrld stop;ctrld start"},
 	} {
-		t.Run(tc.initSys+"-status-"+tc.status, func(t *testing.T) {
+		t.Run(tc.initSys+"-"+tc.restart+"-status-"+tc.status, func(t *testing.T) {
 			l, _, files := systemdRoots(t, contract.Ctrld)
 			l.Paths.Proc = "/proc"
 			if tc.initSys == "sysv" {
@@ -116,7 +120,7 @@ func TestReloadReplacesADaemonWhoseRestartHangs(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer ln.Close()
-			fake := newUpgradedFake(t, tc.status)
+			fake := newUpgradedFake(t, tc.restart, tc.status)
 			init := &initSystem{t: t, ctrld: fake.ctrld}
 			l.Run = init.run
 			p, _ := newProvisioner(t, fake.ctrld, l, files[:1], settings.Settings{})

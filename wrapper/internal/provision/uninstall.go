@@ -22,7 +22,8 @@ const ExitUninstallFailed = 1
 // skipped on Linux when ctrld's daemon runs without answering, and skipped
 // for a ctrld a user other than root could replace), makes
 // sure (on Linux) that nothing of ctrld still acts or is known to the
-// init system, then deletes what the wrapper itself wrote (the record
+// init system, removes what is left of either ctrld line (removeEveryLine),
+// then deletes what the wrapper itself wrote (the record
 // and the lock) and the record's folder when that leaves it empty. All of
 // it ends within the OS's Removal bound. It returns ctrld's exit code; 0 when
 // there is no ctrld to ask.
@@ -35,6 +36,7 @@ func Uninstall(ctx context.Context, cfg Config, osys platform.OS) int {
 		code = uninstallService(ctx, cfg, osys, bounds.Uninstall)
 	}
 	cleanUp(ctx, cfg, osys)
+	removeEveryLine(ctx, cfg, osys)
 	report.RemoveLast(cfg.RecordDir)
 	evidence.Remove(cfg.RecordDir)
 	lock.Remove(cfg.Home)
