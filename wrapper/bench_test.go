@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -19,7 +19,7 @@ import (
 func benchEnv(b *testing.B, extra ...string) ([]string, string) {
 	work := b.TempDir()
 	env := append(os.Environ(),
-		contract.TokenEnv+"="+testenv.Canary,
+		names.TokenEnv+"="+testenv.Canary,
 		"FAKE_CTRLD_SCENARIO="+filepath.Join(work, "none"),
 		"FAKE_CTRLD_HOME="+filepath.Join(work, "home"))
 	return append(env, extra...), work

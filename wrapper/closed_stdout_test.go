@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -33,7 +33,7 @@ func TestClosedStdoutKeepsExitCode(t *testing.T) {
 				"--ctrld", filepath.Join(binDir, "ctrld"), "--home", filepath.Join(work, "home"),
 				"--service-file", filepath.Join(work, "ctrld.service"), "--settings", filepath.Join(work, "none"))
 			cmd.Env = append(os.Environ(),
-				contract.TokenEnv+"="+testenv.Canary,
+				names.TokenEnv+"="+testenv.Canary,
 				"FAKE_CTRLD_SCENARIO="+filepath.Join(work, "none"),
 				"FAKE_CTRLD_START_EXIT="+tc.exit,
 				"FAKE_CTRLD_HOME="+filepath.Join(work, "home"),

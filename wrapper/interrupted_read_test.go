@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -36,7 +36,7 @@ func TestSignalDuringSettingsReadIsInterrupted(t *testing.T) {
 	where := []string{"--ctrld", filepath.Join(binDir, "ctrld"), "--home", filepath.Join(work, "home")}
 	start := append(where, "--service-file", filepath.Join(work, "svc", "ctrld.service"),
 		"--settings", filepath.Join(work, "none"), "--prefs", filepath.Join(work, "none.plist"), "--prefs-wait", "0")
-	env := []string{"PATH=" + os.Getenv("PATH"), contract.TokenEnv + "=" + testenv.Canary, syslogSocketEnv + "=" + log.path}
+	env := []string{"PATH=" + os.Getenv("PATH"), names.TokenEnv + "=" + testenv.Canary, syslogSocketEnv + "=" + log.path}
 	// explain reads the settings only to explain a failure: record one.
 	record := exec.Command(filepath.Join(binDir, "ctrld-install"), append([]string{"start"}, start...)...)
 	record.Env = []string{"PATH=" + os.Getenv("PATH"), syslogSocketEnv + "=" + log.path}

@@ -8,10 +8,10 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/cli"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/record"
 )
 
 func main() {
-	sys := cli.System{OS: platform.Current(), OpenLog: report.OpenSystemLog, Env: os.Environ(), Stdin: os.Stdin}
+	sys := cli.System{OS: platform.Current(), OpenLog: record.OpenSystemLog, Env: os.Environ(), Stdin: os.Stdin}
 	os.Exit(cli.Run(sys, os.Args[1:], os.Stdout, os.Stderr))
 }

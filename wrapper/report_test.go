@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
 // fleetRows is the size of the export the report is measured on.

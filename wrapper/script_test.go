@@ -25,10 +25,10 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"howett.net/plist"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"github.com/ctrld-install/ctrld-install/testdata/fakectrld/tokenhash"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
 // binDir holds the real ctrld-install and the fake ctrld, built once.
@@ -58,7 +58,7 @@ const testVersion = "9.8.7-test"
 
 // releaseFlags are the build flags of internal/release/binaries.go, so
 // that what the tests and benchmarks run is what ships.
-var releaseFlags = []string{"-trimpath", "-ldflags", "-s -w -buildid= -X " + contract.VersionVar + "=" + testVersion}
+var releaseFlags = []string{"-trimpath", "-ldflags", "-s -w -buildid= -X " + names.VersionVar + "=" + testVersion}
 
 // buildBinaries builds the fake ctrld; ctrld-install from the test main,
 // which adds the debug seams the scenarios need (the syslog socket); and
@@ -132,7 +132,7 @@ func setupScript(env *testscript.Env) error {
 	env.Setenv("FAKE_CTRLD_HOME", filepath.Join(work, "home"))
 	env.Setenv("FAKE_CTRLD_RECORD", filepath.Join(work, "calls"))
 	env.Setenv("FAKE_CTRLD_SERVICE_FILE", filepath.Join(work, "svc", "ctrld.service"))
-	env.Setenv(contract.TokenEnv, "")
+	env.Setenv(names.TokenEnv, "")
 	// preflight's checks reach the real API only when a scenario says so.
 	env.Setenv("API_URL", "https://127.0.0.1:1")
 	env.Setenv(etcRootEnv, filepath.Join(work, "etc"))
@@ -435,7 +435,7 @@ func cmdMaxRSS(ts *testscript.TestScript, neg bool, args []string) {
 func scriptEnv(ts *testscript.TestScript) []string {
 	var env []string
 	for _, k := range []string{"PATH", "HOME", "FAKE_CTRLD_SCENARIO", "FAKE_CTRLD_HOME", "FAKE_CTRLD_RECORD",
-		"FAKE_CTRLD_SERVICE_FILE", contract.TokenEnv, syslogSocketEnv, etcRootEnv} {
+		"FAKE_CTRLD_SERVICE_FILE", names.TokenEnv, syslogSocketEnv, etcRootEnv} {
 		env = append(env, k+"="+ts.Getenv(k))
 	}
 	return env

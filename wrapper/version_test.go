@@ -9,18 +9,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
-// The release main, stamped with -X at contract.VersionVar, prints that
+// The release main, stamped with -X at names.VersionVar, prints that
 // version: a moved or renamed variable would leave "dev".
 func TestVersionIsStamped(t *testing.T) {
 	out, err := exec.Command(filepath.Join(binDir, "ctrld-install-release"), "version").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := string(out), contract.Wrapper+" "+testVersion+"\n"; got != want {
+	if got, want := string(out), names.Wrapper+" "+testVersion+"\n"; got != want {
 		t.Fatalf("version prints %q, want %q", got, want)
 	}
 }
@@ -31,7 +31,7 @@ func TestReleaseStampsTheVersionVariable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(src), "-X "+contract.VersionVar+"=") && !strings.Contains(string(src), "contract.VersionVar") {
-		t.Fatalf("internal/release/binaries.go does not stamp %s", contract.VersionVar)
+	if !strings.Contains(string(src), "-X "+names.VersionVar+"=") && !strings.Contains(string(src), "names.VersionVar") {
+		t.Fatalf("internal/release/binaries.go does not stamp %s", names.VersionVar)
 	}
 }

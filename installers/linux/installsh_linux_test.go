@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"github.com/ctrld-install/ctrld-install/testdata/fakectrld/tokenhash"
 )
@@ -63,7 +63,7 @@ func TestDocsOneLinerInstalls(t *testing.T) {
 			t.Errorf("the one-liner lacks %q", must)
 		}
 	}
-	if strings.Contains(string(block), contract.TokenEnv+"=") || strings.Contains(string(block), "-C /tmp") {
+	if strings.Contains(string(block), names.TokenEnv+"=") || strings.Contains(string(block), "-C /tmp") {
 		t.Error("the one-liner puts the token on a command line or extracts to a fixed path")
 	}
 	root, _ := tarballRoot(t)

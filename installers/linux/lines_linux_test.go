@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
-// Both lines ship as the one package contract.LinuxPackage, so a move
+// Both lines ship as the one package names.LinuxPackage, so a move
 // between them is an upgrade (or a downgrade) of that package: one
 // transaction, after which the package database holds exactly one ctrld,
 // carrying exactly one line's binary.
@@ -22,9 +22,9 @@ import (
 func linePackages(t *testing.T, format Format) (v1, client string) {
 	t.Helper()
 	ctrld, wrapper := binaries(t)
-	clientCtrld := testenv.GoBuild(t, t.TempDir(), contract.CtrldClient, "./testdata/fakectrld", "CGO_ENABLED=0", "GOOS=linux")
-	v1 = buildFile(t, Package{Name: contract.LinuxPackage, Version: "1.5.0", Arch: "amd64", Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}, format)
-	client = buildFile(t, Package{Name: contract.LinuxPackage, Version: "2.0.0", Arch: "amd64", Ctrld: clientCtrld, Wrapper: wrapper, MTime: epoch}, format)
+	clientCtrld := testenv.GoBuild(t, t.TempDir(), names.CtrldClient, "./testdata/fakectrld", "CGO_ENABLED=0", "GOOS=linux")
+	v1 = buildFile(t, Package{Name: names.LinuxPackage, Version: "1.5.0", Arch: "amd64", Ctrld: ctrld, Wrapper: wrapper, MTime: epoch}, format)
+	client = buildFile(t, Package{Name: names.LinuxPackage, Version: "2.0.0", Arch: "amd64", Ctrld: clientCtrld, Wrapper: wrapper, MTime: epoch}, format)
 	return v1, client
 }
 
@@ -40,7 +40,7 @@ func checkOneLine(t *testing.T, root, line string, installed []string, want stri
 	if len(installed) != 1 || installed[0] != want {
 		t.Fatalf("package database: %q, want only %q", installed, want)
 	}
-	for _, l := range contract.CtrldLines {
+	for _, l := range names.CtrldLines {
 		_, err := os.Stat(filepath.Join(root, "usr", "bin", l.Binary))
 		if present := err == nil; present != (l.Binary == line) {
 			t.Errorf("/usr/bin/%s present=%v after installing the %s line", l.Binary, present, line)
@@ -67,20 +67,20 @@ func TestDebMovesBetweenLinesInOneTransaction(t *testing.T) {
 		return lines(out)
 	}
 	files := func() string {
-		out, _ := dpkg(t, root, "-L", contract.LinuxPackage)
+		out, _ := dpkg(t, root, "-L", names.LinuxPackage)
 		return out
 	}
 
 	if out, code := dpkg(t, root, "-i", v1); code != 0 || !strings.Contains(out, "provisioning complete (exit 0)\n") {
 		t.Fatalf("v1 install: exit %d\n%s", code, out)
 	}
-	checkOneLine(t, root, contract.Ctrld, installed(), "ctrld 1.5.0 ii ")
+	checkOneLine(t, root, names.Ctrld, installed(), "ctrld 1.5.0 ii ")
 
 	out, code := dpkg(t, root, "-i", client)
 	if code != 0 || !strings.Contains(out, "provisioning complete (exit 0)\n") {
 		t.Fatalf("move to the client line: exit %d\n%s", code, out)
 	}
-	checkOneLine(t, root, contract.CtrldClient, installed(), "ctrld 2.0.0 ii ")
+	checkOneLine(t, root, names.CtrldClient, installed(), "ctrld 2.0.0 ii ")
 	if l := files(); !strings.Contains(l, "/usr/bin/ctrld-client\n") || strings.Contains(l, "/usr/bin/ctrld\n") {
 		t.Fatalf("dpkg -L after the move:\n%s", l)
 	}
@@ -90,7 +90,7 @@ func TestDebMovesBetweenLinesInOneTransaction(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "provisioning complete (exit 0)\n") {
 		t.Fatalf("move back to v1: exit %d\n%s", code, out)
 	}
-	checkOneLine(t, root, contract.Ctrld, installed(), "ctrld 1.5.0 ii ")
+	checkOneLine(t, root, names.Ctrld, installed(), "ctrld 1.5.0 ii ")
 	noCanary(t, root)
 
 	// What each line's daemon writes as it runs (the fake writes none of
@@ -102,7 +102,7 @@ func TestDebMovesBetweenLinesInOneTransaction(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if out, code := dpkg(t, root, "--purge", contract.LinuxPackage); code != 0 {
+	if out, code := dpkg(t, root, "--purge", names.LinuxPackage); code != 0 {
 		t.Fatalf("purge: exit %d\n%s", code, out)
 	}
 	for _, f := range []string{"tmp/ctrld-calls", "usr/bin/fake-ctrld.scenario"} {
@@ -128,16 +128,16 @@ func TestRpmMovesBetweenLinesInOneTransaction(t *testing.T) {
 		return lines(out)
 	}
 	files := func() string {
-		out, _ := run(t, "rpm", "--root", root, "-ql", contract.LinuxPackage)
+		out, _ := run(t, "rpm", "--root", root, "-ql", names.LinuxPackage)
 		return out
 	}
 	// --nodeps: the throwaway root has no package providing /bin/sh.
 	if out, code := run(t, "rpm", "--root", root, "-i", "--nodeps", v1); code != 0 || !strings.Contains(out, "provisioning complete (exit 0)\n") {
 		t.Fatalf("v1 install: exit %d\n%s", code, out)
 	}
-	checkOneLine(t, root, contract.Ctrld, installed(), "ctrld 1.5.0")
+	checkOneLine(t, root, names.Ctrld, installed(), "ctrld 1.5.0")
 
-	if err := os.WriteFile(filepath.Join(root, "usr", "bin", contract.Ctrld), leftoverV1Ctrld, 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "usr", "bin", names.Ctrld), leftoverV1Ctrld, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	out, code := run(t, "rpm", "--root", root, "-U", "--nodeps", client)
@@ -147,7 +147,7 @@ func TestRpmMovesBetweenLinesInOneTransaction(t *testing.T) {
 	if ran, _ := os.ReadFile(filepath.Join(root, "tmp", "v1-ran")); len(ran) != 0 {
 		t.Fatalf("the client package's %%post ran v1's ctrld: %q", ran)
 	}
-	checkOneLine(t, root, contract.CtrldClient, installed(), "ctrld 2.0.0")
+	checkOneLine(t, root, names.CtrldClient, installed(), "ctrld 2.0.0")
 	if l := files(); !strings.Contains(l, "/usr/bin/ctrld-client\n") || strings.Contains(l, "/usr/bin/ctrld\n") {
 		t.Fatalf("rpm -ql after the move:\n%s", l)
 	}
@@ -157,16 +157,16 @@ func TestRpmMovesBetweenLinesInOneTransaction(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "provisioning complete (exit 0)\n") {
 		t.Fatalf("move back to v1: exit %d\n%s", code, out)
 	}
-	checkOneLine(t, root, contract.Ctrld, installed(), "ctrld 1.5.0")
+	checkOneLine(t, root, names.Ctrld, installed(), "ctrld 1.5.0")
 	noCanary(t, root)
 
-	if out, code := run(t, "rpm", "--root", root, "-e", contract.LinuxPackage); code != 0 {
+	if out, code := run(t, "rpm", "--root", root, "-e", names.LinuxPackage); code != 0 {
 		t.Fatalf("erase: %s", out)
 	}
 	if got := installed(); len(got) != 0 {
 		t.Fatalf("after erase: %q", got)
 	}
-	for _, l := range contract.CtrldLines {
+	for _, l := range names.CtrldLines {
 		if _, err := os.Stat(filepath.Join(root, "usr", "bin", l.Binary)); err == nil {
 			t.Errorf("erase left /usr/bin/%s", l.Binary)
 		}
@@ -184,7 +184,7 @@ func TestClientTarballRunsCtrldClient(t *testing.T) {
 	extract(t, client, filepath.Join(root, "tmp"))
 	writeSettings(t, root)
 	scenario(t, root, "usr/local/bin")
-	if err := os.WriteFile(filepath.Join(root, "usr", "local", "bin", contract.Ctrld), leftoverV1Ctrld, 0o755); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "usr", "local", "bin", names.Ctrld), leftoverV1Ctrld, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	out, code := run(t, "chroot", root, "/bin/sh", "/tmp/ctrld_2.0.0_linux_amd64/install.sh")

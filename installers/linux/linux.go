@@ -10,14 +10,14 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // Fixed places on the target machine.
 const (
-	BinDir       = contract.LinuxBinDir
-	Home         = contract.Home
-	SettingsFile = contract.LinuxSettings
+	BinDir       = names.LinuxBinDir
+	Home         = names.Home
+	SettingsFile = names.LinuxSettings
 )
 
 // Format is one of the Linux package formats.
@@ -34,7 +34,7 @@ const (
 // the formats differ only in the packager they hand it to.
 type Package struct {
 	Format  Format
-	Name    string // package name, contract.LinuxPackage
+	Name    string // package name, names.LinuxPackage
 	Version string
 	Arch    string // ctrld's release name: amd64, arm64, 386, armv5, armv6, armv7
 	// Ctrld and Wrapper are the Linux binaries to package. The ctrld
@@ -83,20 +83,20 @@ func (p Package) CtrldName() string { return filepath.Base(p.Ctrld) }
 
 func (p Package) vars(bin string) scriptVars {
 	name := p.CtrldName()
-	return scriptVars{Bin: bin, Ctrld: name, Wrapper: contract.Wrapper, Home: Home, SettingsFile: SettingsFile, TokenEnv: contract.TokenEnv, HomeFiles: contract.HomeFiles,
-		RunFiles: within(contract.RunDir, contract.CtrldRunFiles(name)), Logs: everyLinesLogs(name)}
+	return scriptVars{Bin: bin, Ctrld: name, Wrapper: names.Wrapper, Home: Home, SettingsFile: SettingsFile, TokenEnv: names.TokenEnv, HomeFiles: names.HomeFiles,
+		RunFiles: within(names.RunDir, names.CtrldRunFiles(name)), Logs: everyLinesLogs(name)}
 }
 
 // everyLinesLogs are the logs of this package's ctrld and of every other
 // line's: after a move between lines the other line's logs are still
 // there, and a purge leaves nothing of either.
 func everyLinesLogs(name string) []string {
-	logs := within(contract.LogDir, contract.CtrldLogs(name))
-	for _, l := range contract.OtherLines(name) {
-		logs = append(logs, within(contract.LogDir, contract.CtrldLogs(l.Binary))...)
+	logs := within(names.LogDir, names.CtrldLogs(name))
+	for _, l := range names.OtherLines(name) {
+		logs = append(logs, within(names.LogDir, names.CtrldLogs(l.Binary))...)
 	}
-	for _, f := range contract.CtrldLineHomeFiles() {
-		if f != contract.CtrldConfig { // among HomeFiles already
+	for _, f := range names.CtrldLineHomeFiles() {
+		if f != names.CtrldConfig { // among HomeFiles already
 			logs = append(logs, path.Join(Home, f))
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -152,8 +152,8 @@ func TestScriptsTakeTheTokenVariableFromTheContract(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(string(raw), contract.TokenEnv) {
-			t.Errorf("%s types %s; use {{.TokenEnv}}", name, contract.TokenEnv)
+		if strings.Contains(string(raw), names.TokenEnv) {
+			t.Errorf("%s types %s; use {{.TokenEnv}}", name, names.TokenEnv)
 		}
 	}
 	p := Package{Name: "ctrld", Version: "1.0.0", Arch: "amd64", Ctrld: "/x/ctrld", Wrapper: "/x/ctrld-install", MTime: epoch}
@@ -161,8 +161,8 @@ func TestScriptsTakeTheTokenVariableFromTheContract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "no token in " + SettingsFile + " or " + contract.TokenEnv + "\""; !strings.Contains(string(post), want) {
-		t.Errorf("postinstall's advice does not name %s:\n%s", contract.TokenEnv, post)
+	if want := "no token in " + SettingsFile + " or " + names.TokenEnv + "\""; !strings.Contains(string(post), want) {
+		t.Errorf("postinstall's advice does not name %s:\n%s", names.TokenEnv, post)
 	}
 }
 
@@ -175,13 +175,13 @@ func TestRemovalScriptsFollowTheContract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range contract.HomeFiles {
-		if !strings.Contains(string(post), " "+contract.Home+"/"+f+" ") && !strings.Contains(string(post), " "+contract.Home+"/"+f+"\n") {
+	for _, f := range names.HomeFiles {
+		if !strings.Contains(string(post), " "+names.Home+"/"+f+" ") && !strings.Contains(string(post), " "+names.Home+"/"+f+"\n") {
 			t.Errorf("postremove does not remove %s:\n%s", f, post)
 		}
 	}
-	ctrldFiles := append(within(contract.RunDir, contract.CtrldRunFiles("ctrld-client")), within(contract.LogDir, contract.CtrldLogs("ctrld-client"))...)
-	for _, f := range append(ctrldFiles, within(contract.Home, contract.CtrldHomeLogs("ctrld-client"))...) {
+	ctrldFiles := append(within(names.RunDir, names.CtrldRunFiles("ctrld-client")), within(names.LogDir, names.CtrldLogs("ctrld-client"))...)
+	for _, f := range append(ctrldFiles, within(names.Home, names.CtrldHomeLogs("ctrld-client"))...) {
 		if !strings.Contains(string(post), " "+f+" ") && !strings.Contains(string(post), " "+f+"\n") {
 			t.Errorf("postremove does not remove ctrld's %s:\n%s", f, post)
 		}
@@ -190,7 +190,7 @@ func TestRemovalScriptsFollowTheContract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := BinDir + "/" + contract.Wrapper + " uninstall --ctrld " + BinDir + "/ctrld-client "
+	want := BinDir + "/" + names.Wrapper + " uninstall --ctrld " + BinDir + "/ctrld-client "
 	if !strings.Contains(string(pre), want) {
 		t.Errorf("preremove does not run %q:\n%s", want, pre)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/goreleaser/nfpm/v2/files"
 	_ "github.com/goreleaser/nfpm/v2/rpm" // registers the rpm packager
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // Formats nfpm builds for us.
@@ -96,7 +96,7 @@ func (p Package) info(dir string) (*nfpm.Info, error) {
 		Overridables: nfpm.Overridables{
 			Contents: files.Contents{
 				{Source: p.Ctrld, Destination: BinDir + "/" + p.CtrldName(), FileInfo: owned(0o755)},
-				{Source: p.Wrapper, Destination: BinDir + "/" + contract.Wrapper, FileInfo: owned(0o755)},
+				{Source: p.Wrapper, Destination: BinDir + "/" + names.Wrapper, FileInfo: owned(0o755)},
 				// Root-only: the settings file holds the provisioning token.
 				{Destination: Home, Type: files.TypeDir, FileInfo: owned(0o700)},
 			},

@@ -6,7 +6,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // tarballName is the archive's file name.
@@ -48,7 +48,7 @@ func (p Package) buildTarball(w io.Writer) error {
 		data func() ([]byte, error)
 	}{
 		{p.CtrldName(), 0o755, func() ([]byte, error) { return os.ReadFile(p.Ctrld) }},
-		{contract.Wrapper, 0o755, func() ([]byte, error) { return os.ReadFile(p.Wrapper) }},
+		{names.Wrapper, 0o755, func() ([]byte, error) { return os.ReadFile(p.Wrapper) }},
 		{"install.sh", 0o755, func() ([]byte, error) { return install, nil }},
 		{"README.txt", 0o644, func() ([]byte, error) { return []byte(tarballReadme), nil }},
 	}

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // syntheticMachO writes a thin arm64 Mach-O header followed by size bytes
@@ -36,7 +36,7 @@ func BenchmarkBuildPkg(b *testing.B) {
 		b.Run(fmt.Sprintf("%dMB", mb), func(b *testing.B) {
 			dir := b.TempDir()
 			p := Package{
-				Identifier: contract.PkgIdentifier, Version: "1.0.0", CtrldName: "ctrld", MTime: epoch,
+				Identifier: names.PkgIdentifier, Version: "1.0.0", CtrldName: "ctrld", MTime: epoch,
 				Ctrld:   []string{syntheticMachO(b, dir, "ctrld", mb<<20)},
 				Wrapper: []string{syntheticMachO(b, dir, "ctrld-install", mb<<20)},
 			}

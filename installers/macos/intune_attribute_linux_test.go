@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
 func intuneAttribute(t *testing.T) []byte {

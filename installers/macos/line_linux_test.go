@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"howett.net/plist"
 )
@@ -27,10 +27,10 @@ func TestClientLinePostinstallRunsCtrldClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := newMacRoot(t, []byte(script))
-	m.copy(bins[1], InstallDir+"/"+contract.CtrldClient, 0o755)
-	m.write(InstallDir+"/"+contract.Ctrld, leftoverV1, 0o755)
-	clientPlist := contract.LaunchDaemonsDir + "/" + contract.CtrldClient + ".plist"
-	m.write(InstallDir+"/fake-ctrld.scenario", []byte(strings.Join([]string{"home=" + contract.Home, "service-file=" + clientPlist, "record=/tmp/ctrld-calls"}, "\n")+"\n"), 0o644)
+	m.copy(bins[1], InstallDir+"/"+names.CtrldClient, 0o755)
+	m.write(InstallDir+"/"+names.Ctrld, leftoverV1, 0o755)
+	clientPlist := names.LaunchDaemonsDir + "/" + names.CtrldClient + ".plist"
+	m.write(InstallDir+"/fake-ctrld.scenario", []byte(strings.Join([]string{"home=" + names.Home, "service-file=" + clientPlist, "record=/tmp/ctrld-calls"}, "\n")+"\n"), 0o644)
 	m.prefs(plist.XMLFormat, map[string]any{"ProvisionToken": testenv.Canary})
 	if line := m.run(0); line != "provisioning complete (exit 0)" {
 		t.Fatalf("line %q", line)

@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // clientPackage is the pkg of the client line: the same slices, named as
 // that line names its binary.
 func clientPackage(t *testing.T) Package {
 	p := testPackage(t)
-	p.CtrldName = contract.CtrldClient
+	p.CtrldName = names.CtrldClient
 	return p
 }
 
@@ -46,7 +46,7 @@ func TestClientLinePkgInstallsCtrldClient(t *testing.T) {
 	if strings.Join(paths, " ") != strings.Join(want, " ") {
 		t.Fatalf("payload %q", paths)
 	}
-	if !strings.Contains(postinstall, "exec "+InstallDir+"/"+contract.Wrapper+" start --ctrld "+InstallDir+"/ctrld-client ") {
+	if !strings.Contains(postinstall, "exec "+InstallDir+"/"+names.Wrapper+" start --ctrld "+InstallDir+"/ctrld-client ") {
 		t.Fatalf("postinstall does not run ctrld-client:\n%s", postinstall)
 	}
 }

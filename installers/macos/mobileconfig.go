@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"text/template"
 
-	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/settings"
 )
 
@@ -91,7 +91,7 @@ func Mobileconfig() ([]byte, error) {
 // profileFuncs are what the profile's template needs beyond a setting's
 // fields. Keys are identifiers; values are escaped.
 var profileFuncs = template.FuncMap{
-	"domain":    func() string { return contract.ManagedPrefsDomain },
+	"domain":    func() string { return names.ManagedPrefsDomain },
 	"isBool":    func(s settings.Setting) bool { return s.Kind == settings.Bool },
 	"value":     profileValue,
 	"boolValue": profileBool,

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/macos/bom"
 	"github.com/ctrld-install/ctrld-install/installers/macos/cpio"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // InstallDir is where both binaries land: a folder only root can write,
@@ -18,11 +18,11 @@ import (
 // launchd and the postinstall run them as root. /usr/local/bin is not one:
 // Homebrew on Intel Macs gives it, and often /usr/local itself, to the
 // user who installed Homebrew, so nothing under /usr/local is safe.
-const InstallDir = contract.MacBinDir
+const InstallDir = names.MacBinDir
 
 // LegacyInstallDir is where releases before InstallDir put the binaries;
 // "ctrld-install start" moves an existing service off it.
-const LegacyInstallDir = contract.MacLegacyBinDir
+const LegacyInstallDir = names.MacLegacyBinDir
 
 // entry is one payload path. Payload, Bom, numberOfFiles and installKBytes
 // all derive from one list of these, so they cannot disagree.

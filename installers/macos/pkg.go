@@ -17,17 +17,17 @@ import (
 	"text/template"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/macos/macho"
 	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
 	"github.com/ctrld-install/ctrld-install/installers/signing"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 //go:embed scripts/postinstall
 var postinstallTemplate string
 
 // postinstall is the shim of a package of the first line (ctrld).
-var postinstall = renderPostinstall(contract.Ctrld)
+var postinstall = renderPostinstall(names.Ctrld)
 
 // renderPostinstall is the shim that runs the ctrld named ctrld.
 func renderPostinstall(ctrld string) []byte {
@@ -41,7 +41,7 @@ func renderPostinstall(ctrld string) []byte {
 
 // Package describes the .pkg to build. Configuration is data.
 type Package struct {
-	Identifier string // receipt id, contract.PkgIdentifier
+	Identifier string // receipt id, names.PkgIdentifier
 	Version    string
 	Title      string
 	// Ctrld and Wrapper are each one Mach-O file or several thin slices
@@ -124,7 +124,7 @@ func (p Package) build(w io.Writer, signer *xar.Signer) error {
 	if wrapper, err = p.codeSign(wrapper, filepath.Join(work, "ctrld-install.signed"), WrapperCodeIdentifier, false); err != nil {
 		return err
 	}
-	tree, err := payloadTree(p.MTime, map[string]string{p.ctrldName(): ctrld, contract.Wrapper: wrapper})
+	tree, err := payloadTree(p.MTime, map[string]string{p.ctrldName(): ctrld, names.Wrapper: wrapper})
 	if err != nil {
 		return err
 	}

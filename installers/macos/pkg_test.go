@@ -14,10 +14,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/macos/bom"
 	"github.com/ctrld-install/ctrld-install/installers/macos/cpio"
 	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -33,7 +33,7 @@ var darwinBuilds = sync.OnceValues(func() (map[string]string, error) {
 	}
 	out := map[string]string{}
 	for _, arch := range []string{"amd64", "arm64"} {
-		for name, pkg := range map[string]string{"ctrld": "./testdata/fakectrld", contract.Wrapper: "./wrapper"} {
+		for name, pkg := range map[string]string{"ctrld": "./testdata/fakectrld", names.Wrapper: "./wrapper"} {
 			path, err := goBuild(dir, name+"-"+arch, pkg, "GOOS=darwin", "GOARCH="+arch, "CGO_ENABLED=0")
 			if err != nil {
 				return nil, err
@@ -50,7 +50,7 @@ func darwinSlices(t *testing.T) (ctrld, wrapper []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return []string{b["ctrld-amd64"], b["ctrld-arm64"]}, []string{b[contract.Wrapper+"-amd64"], b[contract.Wrapper+"-arm64"]}
+	return []string{b["ctrld-amd64"], b["ctrld-arm64"]}, []string{b[names.Wrapper+"-amd64"], b[names.Wrapper+"-arm64"]}
 }
 
 // goBuild builds pkg into dir/name with the extra environment, stripped as
@@ -86,7 +86,7 @@ func writePkg(t *testing.T, dir string, p Package) string {
 
 func testPackage(t *testing.T) Package {
 	ctrld, wrapper := darwinSlices(t)
-	return Package{Identifier: contract.PkgIdentifier, Version: "1.2.3", Ctrld: ctrld, Wrapper: wrapper, CtrldName: "ctrld", MTime: epoch}
+	return Package{Identifier: names.PkgIdentifier, Version: "1.2.3", Ctrld: ctrld, Wrapper: wrapper, CtrldName: "ctrld", MTime: epoch}
 }
 
 func openPkg(t *testing.T, path string) *xar.Reader {
@@ -313,7 +313,7 @@ func TestReproducible(t *testing.T) {
 func TestThinBinaryStaysThin(t *testing.T) {
 	t.Parallel()
 	ctrld, wrapper := darwinSlices(t)
-	p := Package{Identifier: contract.PkgIdentifier, Version: "1.0.0", Ctrld: ctrld[1:], Wrapper: wrapper[1:], CtrldName: "ctrld", MTime: epoch}
+	p := Package{Identifier: names.PkgIdentifier, Version: "1.0.0", Ctrld: ctrld[1:], Wrapper: wrapper[1:], CtrldName: "ctrld", MTime: epoch}
 	r := openPkg(t, buildPkg(t, p))
 	dist, _ := r.ReadFile("Distribution")
 	if !strings.Contains(string(dist), `hostArchitectures="arm64"`) {
@@ -338,7 +338,7 @@ func TestInstallKBytesRule(t *testing.T) {
 
 // The shipped postinstall runs the wrapper where the payload puts it.
 func TestPostinstallRunsTheInstalledWrapper(t *testing.T) {
-	want := "exec " + InstallDir + "/" + contract.Wrapper + " start"
+	want := "exec " + InstallDir + "/" + names.Wrapper + " start"
 	if !strings.Contains(string(postinstall), want) {
 		t.Fatalf("postinstall does not %q:\n%s", want, postinstall)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"howett.net/plist"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"github.com/ctrld-install/ctrld-install/testdata/fakectrld/tokenhash"
 )
@@ -34,11 +34,11 @@ var simulatedBinaries = sync.OnceValues(func() ([2]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return [2]string{}, err
 	}
-	wrapper, err := goBuild(dir, contract.Wrapper, "./wrapper/internal/testmain", "GOOS=linux", "CGO_ENABLED=0")
+	wrapper, err := goBuild(dir, names.Wrapper, "./wrapper/internal/testmain", "GOOS=linux", "CGO_ENABLED=0")
 	if err != nil {
 		return [2]string{}, err
 	}
-	ctrld, err := goBuild(dir, contract.Ctrld, "./testdata/fakectrld", "GOOS=linux", "CGO_ENABLED=0")
+	ctrld, err := goBuild(dir, names.Ctrld, "./testdata/fakectrld", "GOOS=linux", "CGO_ENABLED=0")
 	return [2]string{wrapper, ctrld}, err
 })
 
@@ -61,9 +61,9 @@ func shippedPostinstall(t *testing.T) []byte {
 }
 
 const (
-	prefsPath  = contract.ManagedPrefs
-	daemonPath = contract.LaunchDaemonsDir + "/" + contract.Ctrld + ".plist"
-	lastPath   = contract.Home + "/" + contract.LastResultFile
+	prefsPath  = names.ManagedPrefs
+	daemonPath = names.LaunchDaemonsDir + "/" + names.Ctrld + ".plist"
+	lastPath   = names.Home + "/" + names.LastResultFile
 )
 
 type macRoot struct {
@@ -80,8 +80,8 @@ func newMacRoot(t *testing.T, script []byte) *macRoot {
 	root := testenv.NewChroot(t, []string{"usr/local/bin", "Library/ControlD", "Library/LaunchDaemons", "Library/Managed Preferences", "etc"},
 		"cat", "rm")
 	m := &macRoot{t, root}
-	m.copy(wrapper, InstallDir+"/"+contract.Wrapper, 0o755)
-	m.copy(ctrld, InstallDir+"/"+contract.Ctrld, 0o755)
+	m.copy(wrapper, InstallDir+"/"+names.Wrapper, 0o755)
+	m.copy(ctrld, InstallDir+"/"+names.Ctrld, 0o755)
 	m.write("/tmp/postinstall", script, 0o755)
 	m.write("/bin/launchctl", launchctlStandIn, 0o755)
 	return m
@@ -118,7 +118,7 @@ func (m *macRoot) copy(src, dst string, mode os.FileMode) {
 }
 
 func (m *macRoot) scenario(lines ...string) {
-	base := []string{"home=" + contract.Home, "service-file=" + daemonPath, "record=/tmp/ctrld-calls"}
+	base := []string{"home=" + names.Home, "service-file=" + daemonPath, "record=/tmp/ctrld-calls"}
 	m.write(InstallDir+"/fake-ctrld.scenario", []byte(strings.Join(append(base, lines...), "\n")+"\n"), 0o644)
 }
 

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
 func TestScriptsPassShellcheck(t *testing.T) {
@@ -45,7 +45,7 @@ func TestJamfPreflightAttribute(t *testing.T) {
 	if out != "<result>preflight: would fail: stage=input code=PROVISION_TOKEN_MALFORMED (exit 21)</result>\n" || strings.Contains(out, testenv.Canary) {
 		t.Fatalf("malformed token: printed %q", out)
 	}
-	os.Remove(m.path(InstallDir + "/" + contract.Wrapper))
+	os.Remove(m.path(InstallDir + "/" + names.Wrapper))
 	if out := m.runRaw(); out != "" {
 		t.Fatalf("no wrapper: printed %q", out)
 	}
@@ -60,7 +60,7 @@ func TestPostinstallIsAShim(t *testing.T) {
 			commands = append(commands, line)
 		}
 	}
-	if len(commands) != 2 || !strings.HasPrefix(commands[0], "PATH=") || !strings.HasPrefix(commands[1], "exec "+InstallDir+"/"+contract.Wrapper+" start") {
+	if len(commands) != 2 || !strings.HasPrefix(commands[0], "PATH=") || !strings.HasPrefix(commands[1], "exec "+InstallDir+"/"+names.Wrapper+" start") {
 		t.Fatalf("postinstall is more than a shim:\n%s", strings.Join(commands, "\n"))
 	}
 }

@@ -3,15 +3,15 @@ package windows
 import (
 	"strings"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // removeFileRows remove on uninstall what ctrld and the wrapper leave in
 // the install folder, so nothing is left behind. The MSI installs none of
 // these files; the rows hang off ctrld's component.
 func removeFileRows() []removeFileRow {
-	rows := make([]removeFileRow, len(contract.InstallFolderFiles))
-	for i, name := range contract.InstallFolderFiles {
+	rows := make([]removeFileRow, len(names.InstallFolderFiles))
+	for i, name := range names.InstallFolderFiles {
 		rows[i] = removeFileRow{FileKey: "Remove_" + identifier(name), Component: componentCtrld, FileName: name, DirProperty: dirInstall, InstallMode: removeOnUninstall}
 	}
 	return rows

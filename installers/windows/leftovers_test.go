@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // Every file the wrapper and ctrld may leave in the install folder goes
@@ -23,7 +23,7 @@ func TestEveryInstallFolderFileIsRemoved(t *testing.T) {
 			removed[r[2]] = true
 		}
 	}
-	for _, name := range slices.Concat(contract.WrapperFiles, contract.CtrldFiles) {
+	for _, name := range slices.Concat(names.WrapperFiles, names.CtrldFiles) {
 		if !removed[name] {
 			t.Errorf("%s is left behind in the install folder; RemoveFile holds %q", name, rows)
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -17,7 +17,7 @@ func clientMSI(t *testing.T) string {
 	t.Helper()
 	builtMSI(t, ArchX64, "2.0.0") // the shared Windows builds
 	dir := t.TempDir()
-	client := filepath.Join(dir, contract.CtrldClient+".exe")
+	client := filepath.Join(dir, names.CtrldClient+".exe")
 	data, err := os.ReadFile(winBinaries.ctrld)
 	if err != nil {
 		t.Fatal(err)
@@ -55,7 +55,7 @@ func TestWineClientLineInstallsAndUninstalls(t *testing.T) {
 	if out, code := w.run(w.path(installDir+`\ctrld-install.exe`), "last"); code != 0 || strings.TrimSpace(out) != "provisioning complete (exit 0)" {
 		t.Fatalf("ctrld-install last: %d %q", code, out)
 	}
-	client := contract.LineOf(contract.CtrldClient)
+	client := names.LineOf(names.CtrldClient)
 	if out, code := w.run("sc", "query", client.Binary); code != 0 || !strings.Contains(out, "RUNNING") {
 		t.Fatalf("sc query %s: exit %d\n%s", client.Binary, code, out)
 	}
@@ -65,7 +65,7 @@ func TestWineClientLineInstallsAndUninstalls(t *testing.T) {
 	if out, code := w.run("reg", "query", key, "/v", "DisplayName"); code != 0 || !strings.Contains(out, client.DisplayName) {
 		t.Fatalf("reg query %s: exit %d\n%s", key, code, out)
 	}
-	if out, code := w.run("sc", "query", contract.Ctrld); code == 0 {
+	if out, code := w.run("sc", "query", names.Ctrld); code == 0 {
 		t.Fatalf("a service named ctrld exists:\n%s", out)
 	}
 	out, code = w.run("msiexec", "/x", msi, "/qn", "/l*v", `C:\msiexec-uninstall.log`)
@@ -103,13 +103,13 @@ func TestWineMoveToTheClientLineIsAMajorUpgrade(t *testing.T) {
 	if w.exists(installDir+`\ctrld.exe`) || !w.exists(installDir+`\ctrld-client.exe`) {
 		t.Error("after the move the folder does not hold ctrld-client.exe alone")
 	}
-	if out, code := w.run("sc", "query", contract.CtrldClient); code != 0 || !strings.Contains(out, "RUNNING") {
+	if out, code := w.run("sc", "query", names.CtrldClient); code != 0 || !strings.Contains(out, "RUNNING") {
 		t.Errorf("ctrld-client's service after the move: exit %d\n%s", code, out)
 	}
 	// Windows leaves the old product's UninstallService action out of a
 	// major upgrade, Wine 8 runs it: v1's service is the wrapper's to
 	// move, so its state here is only reported.
-	v1Service, code := w.run("sc", "query", contract.Ctrld)
+	v1Service, code := w.run("sc", "query", names.Ctrld)
 	t.Logf("v1's service after the move: sc query exit %d\n%s", code, v1Service)
 	if got := w.read(lastResult); got != "provisioning complete (exit 0)\n" {
 		t.Errorf("last result %q", got)

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -108,7 +108,7 @@ func TestTables(t *testing.T) {
 	forEachArch(t, func(t *testing.T, arch string) {
 		want := wantPlatform[arch]
 		ctrld, wrapper := fakeExes(t)
-		t.Setenv(contract.TokenEnv, testenv.Canary) // must not leak into the build
+		t.Setenv(names.TokenEnv, testenv.Canary) // must not leak into the build
 		msi := buildMSI(t, pkg(arch, ctrld, wrapper))
 
 		ca := row(table(t, msi, "CustomAction"), "Provision")

@@ -3,8 +3,8 @@ package windows
 import (
 	"strings"
 
-	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/windows/msidb"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/settings"
 )
 
@@ -74,8 +74,8 @@ const (
 	registryHKLM      = 2     // Registry.Root
 	cabinetName       = "ctrld.cab"
 	dirInstall        = "INSTALLDIR"
-	keyCtrld          = contract.Ctrld + ".exe"
-	wrapperName       = contract.Wrapper + ".exe"
+	keyCtrld          = names.Ctrld + ".exe"
+	wrapperName       = names.Wrapper + ".exe"
 	componentCtrld    = "Ctrld"
 	componentWrapper  = "Wrapper"
 	featureMain       = "Main"
@@ -165,7 +165,7 @@ type tableInputs struct {
 // packageTables are ctrld's tables: the rows as data, around the inputs.
 func packageTables(in tableInputs) ([]msidb.Table, error) {
 	secure := append(append([]string{propDowngradeDetected, propUpgradeDetected}, Properties...), PropHideARP)
-	eventLog := `SYSTEM\CurrentControlSet\Services\EventLog\Application\` + contract.Wrapper + `\`
+	eventLog := `SYSTEM\CurrentControlSet\Services\EventLog\Application\` + names.Wrapper + `\`
 	rows := packageRows{
 		Property: []propertyRow{
 			{Property: "ALLUSERS", Value: "1"}, // per-machine
@@ -184,7 +184,7 @@ func packageTables(in tableInputs) ([]msidb.Table, error) {
 		Directory: []directoryRow{
 			{Directory: "TARGETDIR", DefaultDir: "SourceDir"},
 			{Directory: in.programFiles, Parent: "TARGETDIR", DefaultDir: "."},
-			{Directory: dirInstall, Parent: in.programFiles, DefaultDir: contract.InstallFolder},
+			{Directory: dirInstall, Parent: in.programFiles, DefaultDir: names.InstallFolder},
 		},
 		Component: []componentRow{
 			{Component: componentCtrld, ComponentID: in.codes.Ctrld, Directory: dirInstall, Attributes: in.componentBits, KeyPath: keyCtrld},

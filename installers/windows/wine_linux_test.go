@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -249,7 +249,7 @@ func TestWineInstallSucceedsAndUninstallsClean(t *testing.T) {
 
 		// Every file the wrapper and ctrld may leave in the install folder
 		// (a killed run's tree marker among them) goes with it.
-		for _, name := range contract.InstallFolderFiles {
+		for _, name := range names.InstallFolderFiles {
 			f, err := os.OpenFile(w.path(installDir+`\`+name), os.O_CREATE|os.O_WRONLY, 0o600)
 			if err != nil {
 				t.Fatal(err)

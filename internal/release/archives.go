@@ -12,7 +12,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // archiveName matches ctrld's release archives:
@@ -109,7 +109,7 @@ func (c Config) extractCtrld(archive, format string, p Platform) (string, error)
 
 func isCtrld(member, goos string) bool {
 	base := path.Base(member)
-	for _, n := range contract.CtrldNames {
+	for _, n := range names.CtrldNames {
 		if base == exeName(n, goos) {
 			return true
 		}

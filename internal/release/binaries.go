@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/signing"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // Stage builds ctrld-install and stages ctrld beside it for every platform
@@ -34,7 +34,7 @@ func (c *Config) stage(platforms []Platform) (map[Platform]Binaries, error) {
 	if c.Version == "" {
 		return nil, fmt.Errorf("no version: set VERSION, build from a git checkout, or give release archives")
 	}
-	ldflags := "-s -w -buildid= -X " + contract.VersionVar + "=" + c.Version
+	ldflags := "-s -w -buildid= -X " + names.VersionVar + "=" + c.Version
 	wrappers, err := fanOut(platforms, func(p Platform) (string, error) {
 		path := c.WrapperPath(p)
 		if err := c.goBuild(p, ldflags, path, "./wrapper"); err != nil {
@@ -59,7 +59,7 @@ func (c Config) signWrapper(p Platform, path string) error {
 		return nil
 	}
 	if err := signing.SignPEFile(c.Signing.Windows, path, path); err != nil {
-		return fmt.Errorf("sign %s for %s: %w", contract.Wrapper, p, err)
+		return fmt.Errorf("sign %s for %s: %w", names.Wrapper, p, err)
 	}
 	return nil
 }

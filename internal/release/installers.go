@@ -4,10 +4,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/linux"
 	"github.com/ctrld-install/ctrld-install/installers/macos"
 	"github.com/ctrld-install/ctrld-install/installers/windows"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // newPkg is the macOS product archive with universal binaries.
@@ -17,7 +17,7 @@ func newPkg(in Input) Installer {
 		ctrld, wrapper = append(ctrld, b.Ctrld), append(wrapper, b.Wrapper)
 	}
 	return macos.Package{
-		Identifier: contract.PkgIdentifier, Version: in.Version, MTime: in.MTime,
+		Identifier: names.PkgIdentifier, Version: in.Version, MTime: in.MTime,
 		CtrldName: filepath.Base(ctrld[len(ctrld)-1]),
 		Ctrld:     universalInputs(ctrld), Wrapper: wrapper,
 		Signer: in.Signing.Pkg, CodeSigner: in.Signing.MachO,
@@ -57,7 +57,7 @@ func newLinux(format linux.Format) func(Input) Installer {
 	return func(in Input) Installer {
 		b := in.Binaries[0]
 		return linux.Package{
-			Format: format, Name: contract.LinuxPackage, Version: in.Version, Arch: b.Arch, MTime: in.MTime,
+			Format: format, Name: names.LinuxPackage, Version: in.Version, Arch: b.Arch, MTime: in.MTime,
 			Ctrld: b.Ctrld, Wrapper: b.Wrapper,
 			SigningKey: in.Signing.PackageGPGKey, SigningPassphrase: in.Signing.PackageGPGPassphrase,
 		}

@@ -6,21 +6,21 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // LineEnv names the ctrld line a release packages, by its binary's name
-// (contract.CtrldLines). With ctrld inputs it is optional, and checked
+// (names.CtrldLines). With ctrld inputs it is optional, and checked
 // against the name the inputs give the binary; with none it picks the
 // name the demo ctrld is built under, and so which line it plays.
 const LineEnv = "CTRLD_LINE"
 
 // checkLine refuses a line no release ships.
 func (c Config) checkLine() error {
-	if c.Line == "" || slices.Contains(contract.CtrldNames, c.Line) {
+	if c.Line == "" || slices.Contains(names.CtrldNames, c.Line) {
 		return nil
 	}
-	return fmt.Errorf("release: %s=%q: the lines are %s", LineEnv, c.Line, strings.Join(contract.CtrldNames, ", "))
+	return fmt.Errorf("release: %s=%q: the lines are %s", LineEnv, c.Line, strings.Join(names.CtrldNames, ", "))
 }
 
 // demoLine is the binary name the demo ctrld is built under.
@@ -28,7 +28,7 @@ func (c Config) demoLine() string {
 	if c.Line != "" {
 		return c.Line
 	}
-	return contract.Ctrld
+	return names.Ctrld
 }
 
 // lineNames are the binary names to look for in the inputs: the line
@@ -37,7 +37,7 @@ func (c Config) lineNames() []string {
 	if c.Line != "" {
 		return []string{c.Line}
 	}
-	return contract.CtrldNames
+	return names.CtrldNames
 }
 
 // settleLine sets c.Line from the staged binaries: every platform must

@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/linux"
 	"github.com/ctrld-install/ctrld-install/installers/macos/cpio"
 	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -25,7 +25,7 @@ func TestDistOfTheClientLine(t *testing.T) {
 	msiextract := testenv.RequireTool(t, "msiextract")
 	dpkgDeb := testenv.RequireTool(t, "dpkg-deb")
 	bsdtar := testenv.RequireTool(t, "bsdtar")
-	archives, binaries := fakeLineArchives(t, contract.CtrldClient, "1.2.3")
+	archives, binaries := fakeLineArchives(t, names.CtrldClient, "1.2.3")
 	cfg := baseConfig(t)
 	cfg.ArchiveDir = archives
 	if _, err := Dist(cfg); err != nil {
@@ -33,7 +33,7 @@ func TestDistOfTheClientLine(t *testing.T) {
 	}
 	var manifest Manifest
 	data, _ := os.ReadFile(filepath.Join(cfg.Out, "manifest.json"))
-	if err := json.Unmarshal(data, &manifest); err != nil || manifest.Line != contract.CtrldClient || len(manifest.Artifacts) != 22 {
+	if err := json.Unmarshal(data, &manifest); err != nil || manifest.Line != names.CtrldClient || len(manifest.Artifacts) != 22 {
 		t.Fatalf("manifest line %q, %d artifacts (%v)", manifest.Line, len(manifest.Artifacts), err)
 	}
 	extract := func(a Artifact) string {
@@ -55,8 +55,8 @@ func TestDistOfTheClientLine(t *testing.T) {
 	for _, a := range manifest.Artifacts {
 		switch a.Kind {
 		case "pkg":
-			checkPkgCtrld(t, filepath.Join(cfg.Out, a.Name), contract.CtrldClient, binaries[Platform{"darwin", "amd64"}], binaries[Platform{"darwin", "arm64"}])
-			if names := pkgPayload(t, filepath.Join(cfg.Out, a.Name)); names["./Library/ControlD/"+contract.Ctrld] {
+			checkPkgCtrld(t, filepath.Join(cfg.Out, a.Name), names.CtrldClient, binaries[Platform{"darwin", "amd64"}], binaries[Platform{"darwin", "arm64"}])
+			if payload := pkgPayload(t, filepath.Join(cfg.Out, a.Name)); payload["./Library/ControlD/"+names.Ctrld] {
 				t.Errorf("%s carries a ctrld beside ctrld-client", a.Name)
 			}
 		case "msi", "deb", "rpm", "tar.gz":
@@ -65,8 +65,8 @@ func TestDistOfTheClientLine(t *testing.T) {
 			}
 			dir := extract(a)
 			goos := map[bool]string{true: "windows", false: "linux"}[a.Kind == "msi"]
-			checkFileUnder(t, dir, exeName(contract.CtrldClient, goos), binaries[Platform{goos, a.Arch}])
-			if found := filesNamed(dir, exeName(contract.Ctrld, goos)); len(found) > 0 {
+			checkFileUnder(t, dir, exeName(names.CtrldClient, goos), binaries[Platform{goos, a.Arch}])
+			if found := filesNamed(dir, exeName(names.Ctrld, goos)); len(found) > 0 {
 				t.Errorf("%s carries %v beside ctrld-client", a.Name, found)
 			}
 		}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 var linuxAmd64 = Platform{"linux", "amd64"}
@@ -31,7 +31,7 @@ func ctrldDir(t *testing.T, files ...string) string {
 func TestDemoIsBuiltUnderTheLineAskedFor(t *testing.T) {
 	t.Parallel()
 	cfg := baseConfig(t)
-	cfg.Version, cfg.Line = "2.0.0", contract.CtrldClient
+	cfg.Version, cfg.Line = "2.0.0", names.CtrldClient
 	if err := cfg.check(); err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +40,7 @@ func TestDemoIsBuiltUnderTheLineAskedFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctrld := staged[linuxAmd64].Ctrld
-	if filepath.Base(ctrld) != contract.CtrldClient || cfg.Line != contract.CtrldClient {
+	if filepath.Base(ctrld) != names.CtrldClient || cfg.Line != names.CtrldClient {
 		t.Fatalf("staged %s, line %q", ctrld, cfg.Line)
 	}
 	out, err := exec.Command(ctrld, "--version").Output()
@@ -56,11 +56,11 @@ func TestLineIsTakenFromTheInputs(t *testing.T) {
 		files      []string
 		want, err  string
 	}{
-		{"client binaries", "", []string{"linux-amd64/ctrld-client", "windows-amd64/ctrld-client.exe"}, contract.CtrldClient, ""},
-		{"v1 binaries", "", []string{"linux-amd64/ctrld", "windows-amd64/ctrld.exe"}, contract.Ctrld, ""},
-		{"both names, line asked for", contract.CtrldClient, []string{"linux-amd64/ctrld", "linux-amd64/ctrld-client", "windows-amd64/ctrld-client.exe"}, contract.CtrldClient, ""},
+		{"client binaries", "", []string{"linux-amd64/ctrld-client", "windows-amd64/ctrld-client.exe"}, names.CtrldClient, ""},
+		{"v1 binaries", "", []string{"linux-amd64/ctrld", "windows-amd64/ctrld.exe"}, names.Ctrld, ""},
+		{"both names, line asked for", names.CtrldClient, []string{"linux-amd64/ctrld", "linux-amd64/ctrld-client", "windows-amd64/ctrld-client.exe"}, names.CtrldClient, ""},
 		{"mixed lines", "", []string{"linux-amd64/ctrld", "windows-amd64/ctrld-client.exe"}, "", "the ctrld inputs mix lines (ctrld for linux-amd64; ctrld-client for windows-amd64)"},
-		{"line the inputs lack", contract.CtrldClient, []string{"linux-amd64/ctrld", "windows-amd64/ctrld.exe"}, "", "no ctrld-client in"},
+		{"line the inputs lack", names.CtrldClient, []string{"linux-amd64/ctrld", "windows-amd64/ctrld.exe"}, "", "no ctrld-client in"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := baseConfig(t)

@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/linux"
 	"github.com/ctrld-install/ctrld-install/installers/macos/cpio"
 	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -80,7 +80,7 @@ func TestDistIsReproducibleWithOnlyGo(t *testing.T) {
 // them apart.
 func fakeReleaseArchives(t *testing.T, version string) (dir string, binaries map[Platform][]byte) {
 	t.Helper()
-	return fakeLineArchives(t, contract.Ctrld, version)
+	return fakeLineArchives(t, names.Ctrld, version)
 }
 
 // fakeLineArchives are the archives of the line whose binary is named
@@ -228,7 +228,7 @@ func checkFileUnder(t *testing.T, root, name string, want []byte) {
 
 func checkPkg(t *testing.T, pkg string, slices ...[]byte) {
 	t.Helper()
-	checkPkgCtrld(t, pkg, contract.Ctrld, slices...)
+	checkPkgCtrld(t, pkg, names.Ctrld, slices...)
 }
 
 // checkPkgCtrld checks that the pkg's payload holds ctrld under the

@@ -10,10 +10,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
 	"github.com/ctrld-install/ctrld-install/installers/macos"
 	"github.com/ctrld-install/ctrld-install/installers/macos/macho"
 	"github.com/ctrld-install/ctrld-install/installers/signing"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // The admin's ctrld-install: the wrapper alone, in an archive of one
@@ -52,7 +52,7 @@ type standalone struct {
 
 // FileName follows ctrld's own archives: ctrld-install_<version>_<os>_<arch>.
 func (s standalone) FileName() string {
-	return fmt.Sprintf("%s_%s_%s_%s.%s", contract.Wrapper, s.version, s.os, s.arch, s.format.ext)
+	return fmt.Sprintf("%s_%s_%s_%s.%s", names.Wrapper, s.version, s.os, s.arch, s.format.ext)
 }
 
 func (s standalone) Build(w io.Writer) (bool, error) {
@@ -65,7 +65,7 @@ func (s standalone) Build(w io.Writer) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return signed, s.format.write(w, exeName(contract.Wrapper, s.os), path, s.mtime)
+	return signed, s.format.write(w, exeName(names.Wrapper, s.os), path, s.mtime)
 }
 
 // newStandaloneWindows is the zip of one architecture's ctrld-install.exe,
@@ -97,11 +97,11 @@ func newStandaloneDarwin(in Input) Installer {
 	return standalone{
 		version: in.Version, os: "darwin", arch: "universal", format: zipFormat, mtime: in.MTime,
 		binary: func(work string) (string, bool, error) {
-			merged := filepath.Join(work, contract.Wrapper+".universal")
+			merged := filepath.Join(work, names.Wrapper+".universal")
 			if err := mergeUniversal(merged, slices); err != nil {
 				return "", false, err
 			}
-			return codeSignMac(in.Signing.MachO, merged, filepath.Join(work, contract.Wrapper), in.MTime)
+			return codeSignMac(in.Signing.MachO, merged, filepath.Join(work, names.Wrapper), in.MTime)
 		},
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // helpText is what every ctrld line prints for --help: the client line
@@ -58,7 +58,7 @@ func versionLine(binary, format, version string) string {
 }
 
 func defaultVersion(binary, format string) string {
-	if lineName(binary) == contract.CtrldClient {
+	if lineName(binary) == names.CtrldClient {
 		return versionClient
 	}
 	if format == formatV2 {
@@ -71,5 +71,5 @@ func defaultVersion(binary, format string) string {
 // any .exe, as the service takes it.
 func lineName(path string) string {
 	base := filepath.Base(path)
-	return contract.LineOf(strings.TrimSuffix(base, filepath.Ext(base))).Binary
+	return names.LineOf(strings.TrimSuffix(base, filepath.Ext(base))).Binary
 }

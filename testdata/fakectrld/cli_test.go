@@ -6,16 +6,16 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // realLines are the real binaries the fixtures come from: the folder,
 // the name the binary is released under, and its console format.
 var realLines = []struct{ dir, binary, format string }{
-	{"real-v1.5.0", contract.Ctrld, formatV1},
-	{"real-v2.0.0-pre", contract.Ctrld, formatV2},
-	{"real-v2.0.0-pre-client", contract.CtrldClient, formatV2},
+	{"real-v1.5.0", names.Ctrld, formatV1},
+	{"real-v2.0.0-pre", names.Ctrld, formatV2},
+	{"real-v2.0.0-pre-client", names.CtrldClient, formatV2},
 }
 
 // cliFixtures are the fixtures that are not log lines.
@@ -50,7 +50,7 @@ func TestFakeHelpAndVersionFollowTheRealLines(t *testing.T) {
 // Built and named ctrld-client, the fake plays the client line.
 func TestFakeBuiltAsCtrldClientIsTheClientLine(t *testing.T) {
 	dir := t.TempDir()
-	bin := testenv.GoBuild(t, dir, contract.CtrldClient, "./testdata/fakectrld")
+	bin := testenv.GoBuild(t, dir, names.CtrldClient, "./testdata/fakectrld")
 	t.Setenv("FAKE_CTRLD_SCENARIO", filepath.Join(dir, "none"))
 	out, err := exec.Command(bin, "--version").Output()
 	if err != nil {

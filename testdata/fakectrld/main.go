@@ -48,7 +48,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/testdata/fakectrld/tokenhash"
 )
 
@@ -168,8 +168,8 @@ func record(sc scenario, args []string) {
 		shown[i] = a
 	}
 	line := strings.Join(shown, " ")
-	if _, ok := os.LookupEnv(contract.TokenEnv); ok {
-		line += " [env has " + contract.TokenEnv + "]"
+	if _, ok := os.LookupEnv(names.TokenEnv); ok {
+		line += " [env has " + names.TokenEnv + "]"
 	}
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {

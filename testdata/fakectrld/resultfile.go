@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // Placeholders in a start.result-file template.
@@ -34,8 +34,8 @@ func copyResult(home, src, token string) {
 // 0600, as ctrld does.
 func saveResult(home, body string) {
 	os.MkdirAll(home, 0o755)
-	tmp := filepath.Join(home, "."+contract.ResultFile+".tmp")
+	tmp := filepath.Join(home, "."+names.ResultFile+".tmp")
 	if os.WriteFile(tmp, []byte(body), 0o600) == nil {
-		os.Rename(tmp, filepath.Join(home, contract.ResultFile))
+		os.Rename(tmp, filepath.Join(home, names.ResultFile))
 	}
 }

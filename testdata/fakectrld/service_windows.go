@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"golang.org/x/sys/windows/svc"
 	"golang.org/x/sys/windows/svc/mgr"
 )
@@ -22,7 +22,7 @@ func serviceName() string {
 
 // displayName is the display name of the line the fake plays, as the
 // real ctrld registers it.
-func displayName() string { return contract.LineOf(serviceName()).DisplayName }
+func displayName() string { return names.LineOf(serviceName()).DisplayName }
 
 func installService() {
 	self, _ := os.Executable()

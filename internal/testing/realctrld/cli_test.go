@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -28,7 +28,7 @@ var cliOutputs = []struct {
 // captureCLI runs the one ctrld in the share folder by the name it was
 // given there.
 func captureCLI(b *box) {
-	for _, name := range contract.CtrldNames {
+	for _, name := range names.CtrldNames {
 		src := filepath.Join(shareInside, name)
 		if _, err := os.Stat(src); err != nil {
 			continue
@@ -47,12 +47,12 @@ func captureCLI(b *box) {
 // binaryName is the name a real ctrld is released under: its file's.
 func binaryName(ctrld ctrldBinary) string {
 	name := filepath.Base(ctrld.Path)
-	for _, n := range contract.CtrldNames {
+	for _, n := range names.CtrldNames {
 		if n == name {
 			return n
 		}
 	}
-	return contract.Ctrld
+	return names.Ctrld
 }
 
 func TestRealCtrldCLIMatchesFixtures(t *testing.T) {

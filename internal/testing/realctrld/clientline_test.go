@@ -9,23 +9,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // Places of the client line in its scenario.
 const (
-	clientBin      = "/usr/local/bin/" + contract.CtrldClient
-	clientWrapper  = "/usr/local/bin/" + contract.Wrapper
-	clientSettings = contract.LinuxSettings
+	clientBin      = "/usr/local/bin/" + names.CtrldClient
+	clientWrapper  = "/usr/local/bin/" + names.Wrapper
+	clientSettings = names.LinuxSettings
 )
 
 // clientThroughTheWrapper has the wrapper provision the real client line,
 // upgrade it (a reload through its own restart) and remove it.
 func clientThroughTheWrapper(b *box) {
-	b.must("cp", filepath.Join(shareInside, contract.CtrldClient), filepath.Join(shareInside, contract.Wrapper), "/usr/local/bin/")
+	b.must("cp", filepath.Join(shareInside, names.CtrldClient), filepath.Join(shareInside, names.Wrapper), "/usr/local/bin/")
 	b.startAPI(testenv.Canary, apiAccepts)
-	b.must("mkdir", "-p", "-m", "700", contract.Home)
+	b.must("mkdir", "-p", "-m", "700", names.Home)
 	b.write(clientSettings, 0o600, "ProvisionToken="+testenv.Canary+"\n")
 	b.run("wrapper start", slow, nil, clientWrapper, "start", "--ctrld", clientBin)
 	b.run("wrapper start (upgrade)", slow, nil, clientWrapper, "start", "--ctrld", clientBin)
@@ -39,14 +39,14 @@ func clientThroughTheWrapper(b *box) {
 // removed with nothing of its service, sockets or home files left.
 func TestRealClientLineThroughTheWrapper(t *testing.T) {
 	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
-		if binaryName(ctrld) != contract.CtrldClient {
+		if binaryName(ctrld) != names.CtrldClient {
 			t.Skip("only the client line")
 		}
 		s := prepareSandbox(t, "client-wrapper")
-		if err := os.Link(ctrld.Path, filepath.Join(s.shareDir(), contract.CtrldClient)); err != nil {
+		if err := os.Link(ctrld.Path, filepath.Join(s.shareDir(), names.CtrldClient)); err != nil {
 			t.Fatal(err)
 		}
-		testenv.GoBuild(t, s.shareDir(), contract.Wrapper, "./wrapper", "CGO_ENABLED=0")
+		testenv.GoBuild(t, s.shareDir(), names.Wrapper, "./wrapper", "CGO_ENABLED=0")
 		r := judgeScenario(t, s, 5*time.Minute)
 		wantOneLine(t, step(t, r, "wrapper start"), lineComplete, 0)
 		wantOneLine(t, step(t, r, "wrapper start (upgrade)"), lineComplete, 0)
@@ -63,7 +63,7 @@ func TestRealClientLineThroughTheWrapper(t *testing.T) {
 		for _, f := range snap.existing() {
 			// The sysv logs are the package's purge's to remove; the
 			// settings file is the admin's; the tier's own folder stays.
-			if !strings.HasPrefix(f, contract.LogDir) && f != clientSettings && f != "/run/realctrld" {
+			if !strings.HasPrefix(f, names.LogDir) && f != clientSettings && f != "/run/realctrld" {
 				left = append(left, f)
 			}
 		}
@@ -71,7 +71,7 @@ func TestRealClientLineThroughTheWrapper(t *testing.T) {
 			t.Errorf("left after uninstall: %v", left)
 		}
 		for _, p := range r.ProcessSnapshots["uninstalled"] {
-			if len(p.Argv) > 0 && strings.HasSuffix(p.Argv[0], "/"+contract.CtrldClient) {
+			if len(p.Argv) > 0 && strings.HasSuffix(p.Argv[0], "/"+names.CtrldClient) {
 				t.Errorf("ctrld-client still runs: %v", p.Argv)
 			}
 		}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -20,7 +20,7 @@ var lineFootprint = []string{"/etc/init.d/*ctrld*", "/etc/rc2.d/*ctrld*", "/run/
 // captureFiles provisions the one ctrld in the share folder by its own
 // name and notes what it put where, then uninstalls it and notes again.
 func captureFiles(b *box) {
-	for _, name := range contract.CtrldNames {
+	for _, name := range names.CtrldNames {
 		src := filepath.Join(shareInside, name)
 		if _, err := os.Stat(src); err != nil {
 			continue
@@ -57,16 +57,16 @@ func TestRealCtrldFilesFollowTheContract(t *testing.T) {
 		}
 		// The start socket is not there once start is done (v1.5.0).
 		want := []string{"/etc/init.d/" + name}
-		for _, f := range contract.CtrldRunFiles(name) {
-			if f != contract.StartSocket {
-				want = append(want, filepath.Join(contract.RunDir, f))
+		for _, f := range names.CtrldRunFiles(name) {
+			if f != names.StartSocket {
+				want = append(want, filepath.Join(names.RunDir, f))
 			}
 		}
-		for _, f := range contract.CtrldLogs(name) {
-			want = append(want, filepath.Join(contract.LogDir, f))
+		for _, f := range names.CtrldLogs(name) {
+			want = append(want, filepath.Join(names.LogDir, f))
 		}
 		if version, _, _ := strings.Cut(ctrld.Version, "-linux-"); version != "v1.5.0" {
-			want = append(want, filepath.Join(contract.Home, contract.CtrldHomeLogs(name)[0]))
+			want = append(want, filepath.Join(names.Home, names.CtrldHomeLogs(name)[0]))
 		}
 		for _, want := range want {
 			if !running.file(want).Exists {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -29,7 +29,7 @@ const (
 )
 
 // tokenEnv hands the canary to the wrapper the way an admin would.
-var tokenEnv = []string{contract.TokenEnv + "=" + testenv.Canary}
+var tokenEnv = []string{names.TokenEnv + "=" + testenv.Canary}
 
 // footprint is everything ctrld, the wrapper or the packages may leave.
 var footprint = []string{

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -36,7 +36,7 @@ var (
 // definition and our binary of it.
 func (is initSystem) lineFiles() []string {
 	var out []string
-	for _, line := range contract.CtrldNames {
+	for _, line := range names.CtrldNames {
 		out = append(out, is.definition(line), filepath.Join("/usr/local/bin", line))
 	}
 	return out
@@ -84,7 +84,7 @@ func recordLines(b *box, is initSystem, label string) {
 func lineDaemons(procs []process) []string {
 	var out []string
 	for _, p := range procs {
-		if len(p.Argv) > 1 && p.Argv[1] == "run" && slices.Contains(contract.CtrldNames, filepath.Base(p.Argv[0])) {
+		if len(p.Argv) > 1 && p.Argv[1] == "run" && slices.Contains(names.CtrldNames, filepath.Base(p.Argv[0])) {
 			out = append(out, filepath.Base(p.Argv[0]))
 		}
 	}
@@ -119,7 +119,7 @@ func wantOnly(t *testing.T, r *report, is initSystem, label, line string, binari
 func judgeLineMove(t *testing.T, r *report, is initSystem) {
 	wantOneLine(t, step(t, r, "v1 start"), lineComplete, 0)
 	wantOneLine(t, step(t, r, "move"), lineComplete, 0)
-	wantOnly(t, r, is, "moved", contract.CtrldClient, contract.CtrldClient)
+	wantOnly(t, r, is, "moved", names.CtrldClient, names.CtrldClient)
 	// Only v1's start had the token: every move asked the API by uid.
 	tokenAsks := 0
 	for _, a := range r.API {
@@ -131,10 +131,10 @@ func judgeLineMove(t *testing.T, r *report, is initSystem) {
 		t.Errorf("the API was asked with a token %d times, want once (v1's start)", tokenAsks)
 	}
 	wantOneLine(t, step(t, r, "move back"), lineComplete, 0)
-	wantOnly(t, r, is, "moved-back", contract.Ctrld, contract.Ctrld)
+	wantOnly(t, r, is, "moved-back", names.Ctrld, names.Ctrld)
 	wantOneLine(t, step(t, r, "failed move"), lineTimeout, 63)
 	// The client's package is installed: its binary stays, v1 runs.
-	wantOnly(t, r, is, "restored", contract.Ctrld, contract.Ctrld, contract.CtrldClient)
+	wantOnly(t, r, is, "restored", names.Ctrld, names.Ctrld, names.CtrldClient)
 	for _, name := range []string{"client status", "v1 status", "v1 status after failure"} {
 		if st := step(t, r, name); st.Exit != 0 {
 			t.Errorf("%s: exit %d", name, st.Exit)
@@ -165,7 +165,7 @@ func bothLines(t *testing.T) (v1, client ctrldBinary) {
 	for _, c := range ctrldBinaries(t) {
 		byName[binaryName(c)] = c
 	}
-	v1, client = byName[contract.Ctrld], byName[contract.CtrldClient]
+	v1, client = byName[names.Ctrld], byName[names.CtrldClient]
 	if v1.Path == "" || client.Path == "" {
 		testenv.Unavailable(t, "%s names no ctrld of both lines (a ctrld and a ctrld-client)", binaryEnv)
 	}
@@ -175,7 +175,7 @@ func bothLines(t *testing.T) (v1, client ctrldBinary) {
 // shareLines links both ctrlds into share and builds the wrapper there.
 func shareLines(t *testing.T, share string, v1, client ctrldBinary) {
 	t.Helper()
-	for name, path := range map[string]string{contract.Ctrld: v1.Path, contract.CtrldClient: client.Path} {
+	for name, path := range map[string]string{names.Ctrld: v1.Path, names.CtrldClient: client.Path} {
 		if err := os.Link(path, filepath.Join(share, name)); err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -142,7 +142,7 @@ var malformedToken = testenv.Canary + `"`
 func preflightMalformedToken(b *box) {
 	installBinaries(b)
 	b.startAPI(testenv.Canary, apiAccepts)
-	env := []string{contract.TokenEnv + "=" + malformedToken}
+	env := []string{names.TokenEnv + "=" + malformedToken}
 	runPreflight(b, env)
 	b.run("wrapper start", quick, env, wrapperBin, "start")
 	b.runSecret("ctrld start", quick, nil, ctrldBin, "start", "--cd-org="+malformedToken)

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/secret"
 )
@@ -43,7 +43,7 @@ func runCheckPath(_ System, args []string, stdout, stderr io.Writer) int {
 	}
 	use, err := check(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: refusing %s: %v\n", contract.Wrapper, secret.RemoveTokenShaped(path), err)
+		fmt.Fprintf(stderr, "%s: refusing %s: %v\n", names.Wrapper, secret.RemoveTokenShaped(path), err)
 		return exitRefused
 	}
 	fmt.Fprintln(stdout, use)

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/record"
 )
 
 // Version is set at build time.
@@ -35,7 +35,7 @@ var interruptedExit = codes.WrapperInterrupted.Exit
 type System struct {
 	OS platform.OS
 	// OpenLog opens the OS log; only commands that log call it.
-	OpenLog func() report.SystemLog
+	OpenLog func() record.SystemLog
 	// Env is the wrapper's environment, as os.Environ returns it.
 	Env []string
 	// Stdin is the input `report` reads when given no file or "-".
@@ -61,7 +61,7 @@ func Run(sys System, args []string, stdout, stderr io.Writer) int {
 		return c.run(sys, args[1:], stdout, stderr)
 	}
 	// The word is not echoed: it may be a token typed in the wrong place.
-	fmt.Fprintf(stderr, "%s: unknown command%s\n", contract.Wrapper, suggestion(args[0], commandNames(), ""))
+	fmt.Fprintf(stderr, "%s: unknown command%s\n", names.Wrapper, suggestion(args[0], commandNames(), ""))
 	writeUsage(stderr)
 	return exitUsage
 }

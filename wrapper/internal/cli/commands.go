@@ -5,8 +5,8 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/msiexec"
 )
 
@@ -60,13 +60,13 @@ func commandNames() []string {
 
 // writeUsage writes the top-level usage: one aligned line per command.
 func writeUsage(w io.Writer) {
-	fmt.Fprintf(w, "usage: %s <command> [flags] [arguments]\n\ncommands:\n", contract.Wrapper)
+	fmt.Fprintf(w, "usage: %s <command> [flags] [arguments]\n\ncommands:\n", names.Wrapper)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, c := range commandTable() {
 		fmt.Fprintf(tw, "  %s\t%s\n", c.name, c.summary)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nrun \"%s <command> -h\" for a command's usage and flags.\n", contract.Wrapper)
+	fmt.Fprintf(w, "\nrun \"%s <command> -h\" for a command's usage and flags.\n", names.Wrapper)
 }
 
 func checkPathDetail() string {
@@ -96,6 +96,6 @@ func runVersion(sys System, args []string, stdout, stderr io.Writer) int {
 	if exit, done := parseOrExplain(newFlagSet("version"), args, stdout, stderr); done {
 		return exit
 	}
-	fmt.Fprintln(stdout, contract.Wrapper, Version)
+	fmt.Fprintln(stdout, names.Wrapper, Version)
 	return exitOK
 }

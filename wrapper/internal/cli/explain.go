@@ -9,12 +9,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/record"
 )
 
 // runExplain prints the last recorded line, when it was recorded, what
@@ -33,7 +33,7 @@ func runExplain(sys System, args []string, stdout, stderr io.Writer) int {
 	cfg := provision.Resolve(in, sys.OS, sys.Env, quiet{})
 	exit := explain(ctx, stdout, sys.OS, cfg)
 	if exit == exitNone {
-		fmt.Fprintf(stderr, "%s explain: no attempt is recorded %s: run %s start first\n", contract.Wrapper, whereLooked(in, cfg), contract.Wrapper)
+		fmt.Fprintf(stderr, "%s explain: no attempt is recorded %s: run %s start first\n", names.Wrapper, whereLooked(in, cfg), names.Wrapper)
 	}
 	return exit
 }
@@ -43,14 +43,14 @@ func runExplain(sys System, args []string, stdout, stderr io.Writer) int {
 // the wrong place.
 func whereLooked(in provision.Input, cfg provision.Config) string {
 	if in.Home != "" || in.Ctrld != "" {
-		return "(looked for " + report.LastFileName + " in the folder --home or --ctrld points at)"
+		return "(looked for " + record.LastFileName + " in the folder --home or --ctrld points at)"
 	}
-	return "(looked for " + filepath.Join(cfg.RecordDir, report.LastFileName) + ")"
+	return "(looked for " + filepath.Join(cfg.RecordDir, record.LastFileName) + ")"
 }
 
 func explain(ctx context.Context, stdout io.Writer, osys platform.OS, cfg provision.Config) int {
 	dir := cfg.RecordDir
-	o, ok := report.ReadLast(dir)
+	o, ok := record.ReadLast(dir)
 	if !ok {
 		return exitNone
 	}
@@ -73,7 +73,7 @@ func explain(ctx context.Context, stdout io.Writer, osys platform.OS, cfg provis
 // recordTime is when the record was written; a kept copy older than that
 // belongs to an earlier attempt.
 func recordTime(dir string) time.Time {
-	written, err := report.LastWritten(dir)
+	written, err := record.LastWritten(dir)
 	if err != nil {
 		return time.Now()
 	}
@@ -87,12 +87,12 @@ const unrecorded = "unknown (not recorded)"
 // versions, which support asks for.
 func explainAttempt(b *strings.Builder, dir string) {
 	at := unrecorded
-	if t, err := report.LastWritten(dir); err == nil {
+	if t, err := record.LastWritten(dir); err == nil {
 		at = t.UTC().Format(time.RFC3339)
 	}
 	b.WriteString("\nAttempt:\n")
 	fmt.Fprintf(b, "%srecorded: %s\n", indent, at)
-	fmt.Fprintf(b, "%s%s: %s (this binary; the attempt's own version is not recorded)\n", indent, contract.Wrapper, Version)
+	fmt.Fprintf(b, "%s%s: %s (this binary; the attempt's own version is not recorded)\n", indent, names.Wrapper, Version)
 	fmt.Fprintf(b, "%sctrld: %s\n", indent, unrecorded)
 }
 

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
 )
@@ -114,7 +114,7 @@ func (f durationFlag) Set(s string) error {
 }
 
 func printUsageError(w io.Writer, cmd string, err error) {
-	fmt.Fprintf(w, "%[1]s %[2]s: %[3]v\nrun \"%[1]s %[2]s -h\" for its usage\n", contract.Wrapper, cmd, err)
+	fmt.Fprintf(w, "%[1]s %[2]s: %[3]v\nrun \"%[1]s %[2]s -h\" for its usage\n", names.Wrapper, cmd, err)
 }
 
 // parseOrExplain parses a subcommand's flags. It returns done=true with
@@ -208,8 +208,8 @@ func settingFlags(fs *flag.FlagSet, in *provision.Input) {
 // know where ctrld and its home dir are (last, explain, uninstall).
 func locationFlags(name string, in *provision.Input) *flag.FlagSet {
 	fs := newFlagSet(name)
-	fs.StringVar(&in.Ctrld, "ctrld", "", "`PATH` of the ctrld binary (default "+strings.Join(contract.CtrldNames, " or ")+" beside "+contract.Wrapper+")")
-	fs.StringVar(&in.Home, "home", "", "ctrld home `DIR`, holding "+contract.ResultFile+" (default "+contract.Home+"; Windows: the ctrld folder, with the record in ControlD\\records under Program Files)")
+	fs.StringVar(&in.Ctrld, "ctrld", "", "`PATH` of the ctrld binary (default "+strings.Join(names.CtrldNames, " or ")+" beside "+names.Wrapper+")")
+	fs.StringVar(&in.Home, "home", "", "ctrld home `DIR`, holding "+names.ResultFile+" (default "+names.Home+"; Windows: the ctrld folder, with the record in ControlD\\records under Program Files)")
 	return fs
 }
 

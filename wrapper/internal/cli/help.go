@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // helpWidth is the width the help text is wrapped to.
@@ -49,7 +49,7 @@ func writeHelp(w io.Writer, fs *flag.FlagSet) {
 }
 
 func usageLine(c command, flags bool) string {
-	line := contract.Wrapper + " " + c.name
+	line := names.Wrapper + " " + c.name
 	if flags {
 		line += " [flags]"
 	}

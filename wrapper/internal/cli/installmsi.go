@@ -9,10 +9,10 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/msiexec"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/record"
 )
 
 // runInstallMSI is the Intune Win32 / RMM mode: install the MSI with
@@ -46,7 +46,7 @@ func runInstallMSI(sys System, args []string, stdout, stderr io.Writer) int {
 	}
 	dir := provision.Resolve(in, sys.OS, sys.Env, quiet{}).RecordDir
 	path := sys.OS.Msiexec()
-	if err := report.MakeRecordDir(dir); err != nil || path == "" {
+	if err := record.MakeRecordDir(dir); err != nil || path == "" {
 		internal := codes.Failure(codes.WrapperInternal)
 		fmt.Fprintln(stdout, internal.Line())
 		return internal.Exit()

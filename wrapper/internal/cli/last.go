@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/record"
 )
 
 // runLast prints the last recorded line, for a Jamf extension attribute or
@@ -15,7 +15,7 @@ func runLast(sys System, args []string, stdout, stderr io.Writer) int {
 	if done {
 		return exit
 	}
-	o, ok := report.ReadLast(cfg.RecordDir)
+	o, ok := record.ReadLast(cfg.RecordDir)
 	if !ok {
 		return exitNone
 	}

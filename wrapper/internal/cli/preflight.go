@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/preflight"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
 )

@@ -8,7 +8,7 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/fleet"
 )
 
@@ -45,16 +45,16 @@ func runReport(sys System, args []string, stdout, stderr io.Writer) int {
 		err := readInput(t, name, stdin, *column)
 		switch {
 		case errors.Is(err, fleet.ErrNoColumn):
-			fmt.Fprintf(stderr, "%s report: input %d: %v\n", contract.Wrapper, i+1, err)
+			fmt.Fprintf(stderr, "%s report: input %d: %v\n", names.Wrapper, i+1, err)
 			return exitUsage
 		case err != nil:
-			fmt.Fprintf(stderr, "%s report: input %d could not be read: %v\n", contract.Wrapper, i+1, err)
+			fmt.Fprintf(stderr, "%s report: input %d could not be read: %v\n", names.Wrapper, i+1, err)
 			return exitFailed
 		}
 	}
 	if *htmlFile != "" {
 		if err := writeHTML(t, *htmlFile); err != nil {
-			fmt.Fprintf(stderr, "%s report: the page could not be written: %v\n", contract.Wrapper, err)
+			fmt.Fprintf(stderr, "%s report: the page could not be written: %v\n", names.Wrapper, err)
 			return exitFailed
 		}
 	}

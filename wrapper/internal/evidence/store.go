@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/result"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
@@ -16,7 +16,7 @@ import (
 // FileName is the kept copy, beside the wrapper's last-result record (on
 // Windows in the record folder under Program Files, which an MSI
 // rollback does not touch).
-const FileName = contract.EvidenceFile
+const FileName = names.EvidenceFile
 
 // maxStoredSize is far more than a cleaned record can take.
 const maxStoredSize = 16 << 10

@@ -6,7 +6,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 )
 
 // BenchmarkRead100kRows reads a Jamf-shaped export of 100,000 computers.

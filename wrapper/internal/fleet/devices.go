@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 )
 
 // deviceColumns are the headers that name a device, best first: Jamf's

@@ -4,7 +4,7 @@ import (
 	"html/template"
 	"io"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 )
 
 // Chart geometry, in SVG user units.

@@ -11,7 +11,7 @@ import (
 	"hash/maphash"
 	"sort"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 )
 
 // Tally is the count of devices and attempts per outcome over every

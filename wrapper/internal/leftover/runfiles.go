@@ -4,7 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // RemoveRunFiles deletes the sockets and pid file the ctrld of service
@@ -12,7 +12,7 @@ import (
 // killed start leaves its start socket, an uninstall the control socket.
 // Only sockets and regular files are removed, never a folder or a link.
 func RemoveRunFiles(runDir, name string) {
-	for _, f := range contract.CtrldRunFiles(name) {
+	for _, f := range names.CtrldRunFiles(name) {
 		path := filepath.Join(runDir, f)
 		st, err := os.Lstat(path)
 		if err == nil && (st.Mode().IsRegular() || st.Mode()&os.ModeSocket != 0) {

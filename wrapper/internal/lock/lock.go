@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
 // FileName is the lock file inside the ctrld home dir. It stays behind,
 // empty; only the OS lock on it matters.
-const FileName = contract.LockFile
+const FileName = names.LockFile
 
 // ErrBusy means another run holds the lock.
 var ErrBusy = errors.New("another ctrld-install run holds the lock")

@@ -9,13 +9,13 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/proc"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
 // TreeFileName is the tree marker inside the ctrld home dir.
-const TreeFileName = contract.TreeFile
+const TreeFileName = names.TreeFile
 
 // maxTreeFile bounds what is read of the marker: one line of numbers and
 // a boot id.

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/internal/names"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/record"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
@@ -23,7 +23,7 @@ const (
 	AlreadyRunning  = 1618
 	RebootStarted   = 1641
 	RebootRequired  = 3010
-	LogFileName     = contract.MsiexecLogFile
+	LogFileName     = names.MsiexecLogFile
 	maxPropertyName = 72
 )
 
@@ -106,9 +106,9 @@ func exitCode(msiexec int, o codes.Outcome, fresh bool) int {
 
 // record reads the last-result file if this attempt wrote it.
 func (in Install) record(began time.Time) (codes.Outcome, bool) {
-	written, err := report.LastWritten(in.RecordDir)
+	written, err := record.LastWritten(in.RecordDir)
 	if err != nil || written.Before(began) {
 		return codes.Outcome{}, false
 	}
-	return report.ReadLast(in.RecordDir)
+	return record.ReadLast(in.RecordDir)
 }

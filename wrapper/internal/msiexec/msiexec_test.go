@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/record"
 )
 
 // fakeMsiexec records its arguments, optionally writes a last result as the
@@ -20,7 +20,7 @@ func fakeMsiexec(t *testing.T, dir string, code int, write *codes.Outcome, seen 
 	return func(_ context.Context, args []string) (int, error) {
 		*seen = args
 		if write != nil {
-			if err := report.SaveLast(dir, *write); err != nil {
+			if err := record.SaveLast(dir, *write); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -51,11 +51,11 @@ func TestExitCodes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			if tc.stale {
-				if err := report.SaveLast(dir, listener); err != nil {
+				if err := record.SaveLast(dir, listener); err != nil {
 					t.Fatal(err)
 				}
 				old := time.Now().Add(-time.Hour)
-				os.Chtimes(filepath.Join(dir, report.LastFileName), old, old)
+				os.Chtimes(filepath.Join(dir, record.LastFileName), old, old)
 			}
 			var seen []string
 			in := Install{MSI: `C:\x\ctrld.msi`, Properties: []string{"PROVISION_TOKEN=t"}, RecordDir: dir, LogDir: t.TempDir(),

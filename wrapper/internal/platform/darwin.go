@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
@@ -25,7 +25,7 @@ type Darwin struct {
 
 // NewDarwin is macOS as it is, running launchctl through run.
 func NewDarwin(run Runner) Darwin {
-	return Darwin{Run: run, LegacyDir: contract.MacLegacyBinDir, JobsDir: contract.LaunchDaemonsDir}
+	return Darwin{Run: run, LegacyDir: names.MacLegacyBinDir, JobsDir: names.LaunchDaemonsDir}
 }
 
 // launchctl is run by its full path, never looked up on PATH.
@@ -33,14 +33,14 @@ const launchctl = "/bin/launchctl"
 
 // ManagedPrefsPath is where a configuration profile for the domain
 // com.controld.ctrld lands.
-const ManagedPrefsPath = contract.ManagedPrefs
+const ManagedPrefsPath = names.ManagedPrefs
 
 func (Darwin) Defaults(string) Defaults {
-	return Defaults{Home: contract.Home, Prefs: ManagedPrefsPath, PrefsWait: 2 * time.Minute}
+	return Defaults{Home: names.Home, Prefs: ManagedPrefsPath, PrefsWait: 2 * time.Minute}
 }
 
 func (Darwin) ServiceFiles(name string) []string {
-	return []string{filepath.Join(contract.LaunchDaemonsDir, name+".plist")}
+	return []string{filepath.Join(names.LaunchDaemonsDir, name+".plist")}
 }
 
 func (Darwin) Installed(svc Service) bool { return anyExists(svc.Files) }

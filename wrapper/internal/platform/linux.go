@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/leftover"
 )
@@ -35,7 +35,7 @@ type LinuxPaths struct {
 const (
 	ProcRoot      = "/proc"
 	EtcRoot       = "/etc"
-	RunRoot       = contract.RunDir
+	RunRoot       = names.RunDir
 	SystemctlPath = "/bin/systemctl"
 )
 
@@ -50,10 +50,10 @@ const ControlWait = time.Second
 var ErrNotReady = errors.New("ctrld's daemon runs but does not answer on its control socket")
 
 // SettingsPath is the Linux settings file.
-const SettingsPath = contract.LinuxSettings
+const SettingsPath = names.LinuxSettings
 
 func (Linux) Defaults(string) Defaults {
-	return Defaults{Home: contract.Home, Settings: SettingsPath}
+	return Defaults{Home: names.Home, Settings: SettingsPath}
 }
 
 func (Linux) ServiceFiles(name string) []string {

@@ -10,7 +10,7 @@ import (
 
 	"howett.net/plist"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
@@ -59,7 +59,7 @@ func (d Darwin) MoveOffLegacyDir(ctx context.Context, svc Service) error {
 	path := svc.Files[0]
 	job, format, err := readJob(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return d.removeLegacy(contract.Wrapper)
+		return d.removeLegacy(names.Wrapper)
 	}
 	if err != nil {
 		return errors.Join(ErrJobUnreadable, err)
@@ -67,7 +67,7 @@ func (d Darwin) MoveOffLegacyDir(ctx context.Context, svc Service) error {
 	from, named := jobBinary(job)
 	legacy := d.LegacyDir != "" && from == filepath.Join(d.LegacyDir, svc.Name)
 	if !named || !legacy && runsCtrld(from, svc.Ctrld) {
-		return d.removeLegacy(contract.Wrapper)
+		return d.removeLegacy(names.Wrapper)
 	}
 	repoint(job, from, svc.Ctrld)
 	if err := d.unloadJob(ctx, svc, path, jobName(job, svc.Name)); err != nil {
@@ -77,9 +77,9 @@ func (d Darwin) MoveOffLegacyDir(ctx context.Context, svc Service) error {
 		return err
 	}
 	if legacy {
-		return d.removeLegacy(svc.Name, contract.Wrapper)
+		return d.removeLegacy(svc.Name, names.Wrapper)
 	}
-	return d.removeLegacy(contract.Wrapper)
+	return d.removeLegacy(names.Wrapper)
 }
 
 // runsCtrld reports whether a job running bin runs ctrld by a path no

@@ -1,6 +1,6 @@
 package platform
 
-import "github.com/ctrld-install/ctrld-install/contract"
+import "github.com/ctrld-install/ctrld-install/internal/names"
 
 // nativeProgramFiles picks the native Program Files from what the OS
 // answers: the 64-bit folder (which 32-bit Windows does not have), else
@@ -11,5 +11,5 @@ func nativeProgramFiles(native, own func() (string, error)) string {
 			return dir
 		}
 	}
-	return contract.DefaultProgramFiles
+	return names.DefaultProgramFiles
 }

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/settings"
 )
 
@@ -54,7 +54,7 @@ func (w Windows) Policy() settings.Settings { return w.ReadPolicy() }
 // any name in it, first. The MSI installs nothing in it, so a rollback
 // leaves the record of why it rolled back.
 func (w Windows) RecordDir(string) string {
-	return filepath.Join(w.ProgramFiles, contract.InstallFolder, contract.RecordFolder)
+	return filepath.Join(w.ProgramFiles, names.InstallFolder, names.RecordFolder)
 }
 
 func (w Windows) Msiexec() string {

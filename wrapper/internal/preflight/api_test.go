@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
 // fakeAPI is an HTTPS server for "example.com" (httptest's certificate)

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
 )
@@ -30,7 +30,7 @@ func besideChecks(p *provision.Provisioner) []Check {
 		return nil
 	}
 	var checks []Check
-	for _, other := range contract.OtherLines(ours) {
+	for _, other := range names.OtherLines(ours) {
 		if !platform.ServiceKnown(p.OS, other.Binary) {
 			continue
 		}
@@ -76,7 +76,7 @@ func portChecks(ctx context.Context, addrs []string, holders HolderFinder, liste
 func ctrldDaemons(found []Holder) []string {
 	var out []string
 	for _, h := range found {
-		if slices.Contains(contract.CtrldNames, h.Name) {
+		if slices.Contains(names.CtrldNames, h.Name) {
 			out = append(out, h.String()+", the "+h.Name+" service's daemon")
 		}
 	}

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
 )
@@ -50,13 +50,13 @@ func provisionerFor(osys platform.OS, ctrld, home string) *provision.Provisioner
 // moves the device off it otherwise); our own line's is not.
 func TestBesideNamesTheOtherLinesService(t *testing.T) {
 	for _, tc := range []struct{ ours, file, other string }{
-		{contract.CtrldClient, "systemd/ctrld.service", contract.Ctrld},
-		{contract.Ctrld, "init.d/ctrld-client", contract.CtrldClient},
+		{names.CtrldClient, "systemd/ctrld.service", names.Ctrld},
+		{names.Ctrld, "init.d/ctrld-client", names.CtrldClient},
 	} {
 		u := unitsHere{dir: t.TempDir()}
 		u.lay(t, tc.file)
 		u.lay(t, "systemd/"+tc.ours+".service")
-		checks := besideChecks(provisionerFor(u, "/usr/bin/"+tc.ours, contract.Home))
+		checks := besideChecks(provisionerFor(u, "/usr/bin/"+tc.ours, names.Home))
 		if len(checks) != 1 {
 			t.Fatalf("%s beside %s: %+v", tc.other, tc.ours, checks)
 		}
@@ -64,14 +64,14 @@ func TestBesideNamesTheOtherLinesService(t *testing.T) {
 		if c.Name != "ctrld service "+tc.other || c.OK || c.Fails() {
 			t.Errorf("%s beside %s: %+v", tc.other, tc.ours, c)
 		}
-		if !strings.Contains(c.Detail, contract.LineOf(tc.other).DisplayName) || !strings.Contains(c.Detail, "port 53") ||
+		if !strings.Contains(c.Detail, names.LineOf(tc.other).DisplayName) || !strings.Contains(c.Detail, "port 53") ||
 			!strings.Contains(c.Detail, "removes it") || !strings.Contains(c.Detail, "SERVICE_INSTALL_FAILED (exit 51)") {
 			t.Errorf("detail %q", c.Detail)
 		}
 	}
 	alone := unitsHere{dir: t.TempDir()}
 	alone.lay(t, "systemd/ctrld.service")
-	if checks := besideChecks(provisionerFor(alone, "/usr/bin/ctrld", contract.Home)); len(checks) != 0 {
+	if checks := besideChecks(provisionerFor(alone, "/usr/bin/ctrld", names.Home)); len(checks) != 0 {
 		t.Errorf("our own service named: %+v", checks)
 	}
 }
@@ -91,7 +91,7 @@ func holdersOf(byProto map[string]Holder) HolderFinder {
 // warning when ctrld falls back; another program is the listener
 // checks' business alone.
 func TestPortChecksNameACtrldDaemon(t *testing.T) {
-	holders := holdersOf(map[string]Holder{UDP: {PID: 7, Name: contract.CtrldClient}, TCP: {PID: 8, Name: "dnsmasq"}})
+	holders := holdersOf(map[string]Holder{UDP: {PID: 7, Name: names.CtrldClient}, TCP: {PID: 8, Name: "dnsmasq"}})
 	addrs := []string{"0.0.0.0:53", "127.0.0.1:53"}
 	failing := []Check{fail("listener udp 0.0.0.0:53", codes.ListenerBindFailed, "address already in use")}
 	checks := portChecks(context.Background(), addrs, holders, failing)
@@ -126,11 +126,11 @@ func TestRunNamesTheCollisionBeforeTheListener(t *testing.T) {
 	_, port, _ := net.SplitHostPort(addr)
 	holders := func(_ context.Context, proto string, p int) ([]Holder, error) {
 		if proto == UDP && port == strconv.Itoa(p) {
-			return []Holder{{PID: 7, Name: contract.Ctrld}}, nil
+			return []Holder{{PID: 7, Name: names.Ctrld}}, nil
 		}
 		return nil, nil
 	}
-	p := provisionerFor(u, filepath.Join(t.TempDir(), contract.CtrldClient), filepath.Join(t.TempDir(), "home"))
+	p := provisionerFor(u, filepath.Join(t.TempDir(), names.CtrldClient), filepath.Join(t.TempDir(), "home"))
 	api := API{URL: &url.URL{Scheme: "https", Host: "127.0.0.1:1"}, Resolver: noDNS, Step: time.Second}
 	r := Run(context.Background(), Options{Start: p, Warnings: func() []string { return nil }, Listen: []string{addr}, Holders: holders, API: api, Now: time.Now})
 	names := make([]string, len(r.Checks))

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/leftover"
@@ -71,10 +71,10 @@ func namedCtrld(t *testing.T, name string) string {
 }
 
 func TestUninstallOnSystemdForgetsTheUnitInOrder(t *testing.T) {
-	l, systemctl, files := systemdRoots(t, contract.CtrldClient)
+	l, systemctl, files := systemdRoots(t, names.CtrldClient)
 	home := t.TempDir()
-	Uninstall(context.Background(), Config{Ctrld: namedCtrld(t, contract.CtrldClient), Home: home, RecordDir: home, Grace: grace}, l)
-	unit := contract.CtrldClient + ".service"
+	Uninstall(context.Background(), Config{Ctrld: namedCtrld(t, names.CtrldClient), Home: home, RecordDir: home, Grace: grace}, l)
+	unit := names.CtrldClient + ".service"
 	want := []string{
 		fakeSystemctl + " --no-block stop " + unit,
 		fakeSystemctl + " disable " + unit,
@@ -94,10 +94,10 @@ func TestUninstallOnSystemdForgetsTheUnitInOrder(t *testing.T) {
 // Without /run/systemd/system the machine runs sysv: systemctl is never
 // called.
 func TestUninstallOnSysvLeavesSystemctlAlone(t *testing.T) {
-	l, systemctl, _ := systemdRoots(t, contract.Ctrld)
+	l, systemctl, _ := systemdRoots(t, names.Ctrld)
 	os.RemoveAll(filepath.Join(l.Paths.RunDir, "systemd"))
 	home := t.TempDir()
-	Uninstall(context.Background(), Config{Ctrld: namedCtrld(t, contract.Ctrld), Home: home, RecordDir: home, Grace: grace}, l)
+	Uninstall(context.Background(), Config{Ctrld: namedCtrld(t, names.Ctrld), Home: home, RecordDir: home, Grace: grace}, l)
 	if len(systemctl.calls) != 0 {
 		t.Errorf("systemctl called on sysv: %q", systemctl.calls)
 	}
@@ -112,7 +112,7 @@ func silentDaemon(t *testing.T) (ctrld string, daemon *exec.Cmd) {
 	if err != nil {
 		t.Skip(err)
 	}
-	ctrld = filepath.Join(t.TempDir(), contract.Ctrld)
+	ctrld = filepath.Join(t.TempDir(), names.Ctrld)
 	data, _ := os.ReadFile(sh)
 	os.WriteFile(ctrld, data, 0o755)
 	daemon = exec.Command(ctrld, "-c", "sleep 60")
@@ -128,7 +128,7 @@ func silentDaemon(t *testing.T) (ctrld string, daemon *exec.Cmd) {
 // stops the daemon itself. Run as "ctrld uninstall", the copy of sh
 // would fail, exit 127.
 func TestUninstallSkipsCtrldWhenItsDaemonDoesNotAnswer(t *testing.T) {
-	l, systemctl, _ := systemdRoots(t, contract.Ctrld)
+	l, systemctl, _ := systemdRoots(t, names.Ctrld)
 	l.Paths.Proc = "/proc"
 	ctrld, daemon := silentDaemon(t)
 	done := make(chan struct{})
@@ -181,16 +181,16 @@ func TestUninstallStaysWithinTheRemovalBound(t *testing.T) {
 		t.Skip("waits out the removal budget")
 	}
 	t.Parallel()
-	l, _, files := systemdRoots(t, contract.Ctrld)
+	l, _, files := systemdRoots(t, names.Ctrld)
 	systemctl, systemctlCalls := hungSystemctl(t)
 	l.Run, l.Paths.Systemctl = platform.ExecRunner, systemctl
-	ln, err := net.Listen("unix", filepath.Join(l.Paths.RunDir, contract.CtrldControlSocket(contract.Ctrld)))
+	ln, err := net.Listen("unix", filepath.Join(l.Paths.RunDir, names.CtrldControlSocket(names.Ctrld)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln.Close()
 	dir := t.TempDir()
-	ctrld := filepath.Join(dir, contract.Ctrld)
+	ctrld := filepath.Join(dir, names.Ctrld)
 	os.WriteFile(ctrld, []byte("#!/bin/sh\necho \"$@\" >> "+dir+"/calls\ntrap '' TERM\nsleep 120\n"), 0o755)
 	home := t.TempDir()
 	began := time.Now()
@@ -221,7 +221,7 @@ func TestUninstallStaysWithinTheRemovalBound(t *testing.T) {
 // leaves its unit failed on systemd and may leave resolv.conf pointing at
 // its listener; afterwards neither is left.
 func TestFailedFreshInstallLeavesNoUnitAndRestoresResolvConf(t *testing.T) {
-	l, systemctl, files := systemdRoots(t, contract.Ctrld)
+	l, systemctl, files := systemdRoots(t, names.Ctrld)
 	gone := layEtc(t, l.Paths.Etc)
 	ctrld, _ := shCtrld(t, 1, 0)
 	p, _ := newProvisioner(t, ctrld, l, []string{filepath.Join(t.TempDir(), "none")}, settings.Settings{settings.ProvisionToken: testenv.Canary})
@@ -243,7 +243,7 @@ func TestFailedFreshInstallLeavesNoUnitAndRestoresResolvConf(t *testing.T) {
 
 // An input ctrld was never run with changes nothing: no clean-up.
 func TestRefusedInputRunsNoCleanUp(t *testing.T) {
-	l, systemctl, files := systemdRoots(t, contract.Ctrld)
+	l, systemctl, files := systemdRoots(t, names.Ctrld)
 	ctrld, _ := shCtrld(t, 1, 0)
 	p, _ := newProvisioner(t, ctrld, l, []string{filepath.Join(t.TempDir(), "none")}, settings.Settings{settings.ProvisionToken: "bad token"})
 	if o := p.Run(context.Background()); o.Exit() != 21 {
@@ -266,9 +266,9 @@ func TestOfflineUpgradeIsBoundedAndKeepsTheService(t *testing.T) {
 		t.Skip("waits out the reload budget")
 	}
 	t.Parallel()
-	l, systemctl, files := systemdRoots(t, contract.Ctrld)
+	l, systemctl, files := systemdRoots(t, names.Ctrld)
 	systemctl.hang = true // ctrld restart goes through the same runner
-	ln, err := net.Listen("unix", filepath.Join(l.Paths.RunDir, contract.CtrldControlSocket(contract.Ctrld)))
+	ln, err := net.Listen("unix", filepath.Join(l.Paths.RunDir, names.CtrldControlSocket(names.Ctrld)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestOfflineUpgradeIsBoundedAndKeepsTheService(t *testing.T) {
 // A daemon that booted offline does not answer: ctrld restart is not
 // even tried, and the answer comes at once.
 func TestUpgradeLeavesADaemonThatDoesNotAnswer(t *testing.T) {
-	l, systemctl, files := systemdRoots(t, contract.Ctrld)
+	l, systemctl, files := systemdRoots(t, names.Ctrld)
 	l.Paths.Proc = "/proc"
 	ctrld, daemon := silentDaemon(t)
 	defer daemon.Process.Kill()

@@ -3,12 +3,12 @@ package provision
 import (
 	"strings"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // TokenEnv is the environment variable that may carry the token. It is
 // removed from ctrld's environment: the token reaches ctrld only in argv.
-const TokenEnv = contract.TokenEnv
+const TokenEnv = names.TokenEnv
 
 // CtrldEnv drops the token variable from an environment on goos (a
 // GOOS value), in any spelling isTokenVar takes: ctrld gets the token in

@@ -5,7 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 )
 
@@ -18,7 +18,7 @@ import (
 // stays with it); and every file either line writes in the home dir goes.
 func removeEveryLine(ctx context.Context, cfg Config, osys platform.OS) {
 	if cfg.Ctrld != "" {
-		for _, other := range contract.OtherLines(ServiceName(cfg.Ctrld)) {
+		for _, other := range names.OtherLines(ServiceName(cfg.Ctrld)) {
 			bin := filepath.Join(filepath.Dir(cfg.Ctrld), osys.ProgramFile(other.Binary))
 			if !platform.ServiceKnown(osys, other.Binary) && !exists(bin) {
 				continue
@@ -29,7 +29,7 @@ func removeEveryLine(ctx context.Context, cfg Config, osys platform.OS) {
 			}
 		}
 	}
-	for _, name := range contract.CtrldLineHomeFiles() {
+	for _, name := range names.CtrldLineHomeFiles() {
 		removeRegular(filepath.Join(cfg.Home, name))
 	}
 }

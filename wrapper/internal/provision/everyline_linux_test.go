@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 )
 
@@ -41,11 +41,11 @@ func write(t *testing.T, path string, mode os.FileMode) {
 // configuration in the home dir. What an admin put in the home dir stays,
 // and so does our own binary, which the package removes.
 func TestUninstallLeavesNothingOfEitherLine(t *testing.T) {
-	for _, ours := range contract.CtrldNames {
+	for _, ours := range names.CtrldNames {
 		t.Run(ours, func(t *testing.T) {
 			l, systemctl, _ := systemdRoots(t, ours)
 			osys := rootedLinux{Linux: l, lib: t.TempDir()}
-			other := contract.OtherLines(ours)[0].Binary
+			other := names.OtherLines(ours)[0].Binary
 			etc, run := l.Paths.Etc, l.Paths.RunDir
 			units := filepath.Join(etc, "systemd", "system")
 			write(t, filepath.Join(units, other+".service"), 0o644)
@@ -58,11 +58,11 @@ func TestUninstallLeavesNothingOfEitherLine(t *testing.T) {
 			write(t, otherBin, 0o755)
 			home := t.TempDir()
 			var gone []string
-			for _, f := range contract.CtrldLineHomeFiles() {
+			for _, f := range names.CtrldLineHomeFiles() {
 				gone = append(gone, filepath.Join(home, f))
 			}
-			for _, name := range contract.CtrldNames {
-				for _, f := range contract.CtrldRunFiles(name) {
+			for _, name := range names.CtrldNames {
+				for _, f := range names.CtrldRunFiles(name) {
 					gone = append(gone, filepath.Join(run, f))
 				}
 			}
@@ -97,11 +97,11 @@ func TestUninstallLeavesNothingOfEitherLine(t *testing.T) {
 // unit its own package installed under /lib) keeps its binary: a
 // service is never left pointing at a deleted binary by us.
 func TestUninstallKeepsTheBinaryOfAServiceItCannotRemove(t *testing.T) {
-	l, _, _ := systemdRoots(t, contract.Ctrld)
+	l, _, _ := systemdRoots(t, names.Ctrld)
 	osys := rootedLinux{Linux: l, lib: t.TempDir()}
-	write(t, filepath.Join(osys.lib, "systemd", "system", contract.CtrldClient+".service"), 0o644)
-	ctrld := namedCtrld(t, contract.Ctrld)
-	otherBin := filepath.Join(filepath.Dir(ctrld), contract.CtrldClient)
+	write(t, filepath.Join(osys.lib, "systemd", "system", names.CtrldClient+".service"), 0o644)
+	ctrld := namedCtrld(t, names.Ctrld)
+	otherBin := filepath.Join(filepath.Dir(ctrld), names.CtrldClient)
 	write(t, otherBin, 0o755)
 	home := t.TempDir()
 	Uninstall(context.Background(), Config{Ctrld: ctrld, Home: home, RecordDir: home, Grace: grace}, osys)

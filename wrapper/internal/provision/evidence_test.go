@@ -8,13 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/record"
 )
 
 // noServices is a Windows service manager with no services: a fresh install.
@@ -31,11 +31,11 @@ func listenerFailure(t *testing.T, cfg Config, fields string) (time.Time, codes.
 	began := time.Now().Truncate(time.Second)
 	result := `{"version":1,"timestamp":"` + began.UTC().Format(time.RFC3339) + `","stage":"listener",` +
 		`"code":"LISTENER_BIND_FAILED","exit_code":41,` + fields + `}`
-	if err := os.WriteFile(filepath.Join(cfg.Home, contract.ResultFile), []byte(result), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(cfg.Home, names.ResultFile), []byte(result), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	o := codes.Failure(codes.ListenerBindFailed)
-	if err := report.SaveLast(cfg.RecordDir, o); err != nil {
+	if err := record.SaveLast(cfg.RecordDir, o); err != nil {
 		t.Fatal(err)
 	}
 	return began, o
@@ -48,7 +48,7 @@ func listenerFailure(t *testing.T, cfg Config, fields string) (time.Time, codes.
 // key, a lower-priority source, is redacted from it.
 func TestEvidenceSurvivesRollbackOnWindows(t *testing.T) {
 	programFiles := t.TempDir()
-	home := filepath.Join(programFiles, contract.InstallFolder)
+	home := filepath.Join(programFiles, names.InstallFolder)
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func rollBack(t *testing.T, home, records string) {
 			}
 		}
 	}
-	if _, err := os.Stat(filepath.Join(home, contract.ResultFile)); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(home, names.ResultFile)); !os.IsNotExist(err) {
 		t.Fatalf("the result file outlived the rollback: %v", err)
 	}
 }

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 )
 

@@ -3,8 +3,8 @@ package provision
 import (
 	"strings"
 
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 	"github.com/ctrld-install/ctrld-install/internal/settings"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/secret"
 )
 

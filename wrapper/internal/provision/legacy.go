@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 )
 

@@ -1,6 +1,6 @@
 package provision
 
-import "github.com/ctrld-install/ctrld-install/wrapper/codes"
+import "github.com/ctrld-install/ctrld-install/internal/codes"
 
 // warnings is an OS log for tests: every warning, and each outcome as
 // "result: LINE".

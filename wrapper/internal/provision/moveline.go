@@ -8,9 +8,9 @@ import (
 	"slices"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/settings"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
@@ -23,10 +23,10 @@ const restoreBound = 10 * time.Second
 // machine, when svc's binary is one of the lines: both want port 53 and
 // the home folder, so only one may stay.
 func (p *Provisioner) otherLine(svc platform.Service) (platform.Other, bool) {
-	if !slices.Contains(contract.CtrldNames, svc.Name) {
+	if !slices.Contains(names.CtrldNames, svc.Name) {
 		return platform.Other{}, false
 	}
-	for _, line := range contract.OtherLines(svc.Name) {
+	for _, line := range names.OtherLines(svc.Name) {
 		if o, found := p.OS.OtherLine(svc, line.Binary); found {
 			p.know(o.UID)
 			return o, true
@@ -150,7 +150,7 @@ type savedConfig struct {
 }
 
 func (p *Provisioner) saveConfig() savedConfig {
-	path := filepath.Join(p.Config.Home, contract.CtrldConfig)
+	path := filepath.Join(p.Config.Home, names.CtrldConfig)
 	info, err := os.Lstat(path)
 	if err != nil || !info.Mode().IsRegular() {
 		return savedConfig{path: path}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
@@ -61,14 +61,14 @@ func (m *movingOS) RestoreOther(_ context.Context, o platform.Other) error {
 func moveMachine(t *testing.T, startExit int, uid string) (*movingOS, string) {
 	t.Helper()
 	dir := t.TempDir()
-	client, log := filepath.Join(dir, contract.CtrldClient), filepath.Join(dir, "calls")
+	client, log := filepath.Join(dir, names.CtrldClient), filepath.Join(dir, "calls")
 	script := "#!/bin/sh\necho \"$@\" >> " + log + "\ncase \"$1\" in\nstart) exit " + strconv.Itoa(startExit) + ";;\nesac\nexit 0\n"
 	if err := os.WriteFile(client, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	v1 := filepath.Join(dir, contract.Ctrld)
+	v1 := filepath.Join(dir, names.Ctrld)
 	os.WriteFile(v1, []byte("v1"), 0o755)
-	other := platform.Other{Service: platform.Service{Name: contract.Ctrld, Ctrld: v1}, UID: uid, Binary: v1}
+	other := platform.Other{Service: platform.Service{Name: names.Ctrld, Ctrld: v1}, UID: uid, Binary: v1}
 	return &movingOS{other: other, log: log}, client
 }
 
@@ -130,7 +130,7 @@ func TestMoveStartsWithTheTokenWhenOneIsSet(t *testing.T) {
 func TestFailedMovePutsTheOtherLineBack(t *testing.T) {
 	m, client := moveMachine(t, 1, testUID)
 	p, w := newProvisioner(t, client, m, nil, settings.Settings{settings.ProvisionToken: testenv.Canary})
-	m.clobber = filepath.Join(p.Config.Home, contract.CtrldConfig)
+	m.clobber = filepath.Join(p.Config.Home, names.CtrldConfig)
 	os.WriteFile(m.clobber, []byte("v1's config"), 0o644)
 	o := p.Run(context.Background())
 	if o.OK || o.Exit() != 64 {
@@ -185,10 +185,10 @@ func TestMoveWithNothingToStartWithChangesNothing(t *testing.T) {
 // Going back is the same move: v1's ctrld over the client line.
 func TestMoveBackToTheFirstLine(t *testing.T) {
 	m, client := moveMachine(t, 0, testUID)
-	v1 := filepath.Join(filepath.Dir(client), contract.Ctrld)
+	v1 := filepath.Join(filepath.Dir(client), names.Ctrld)
 	os.Rename(client, v1)
 	os.WriteFile(client, []byte("client"), 0o755)
-	m.other = platform.Other{Service: platform.Service{Name: contract.CtrldClient, Ctrld: client}, UID: testUID, Binary: client}
+	m.other = platform.Other{Service: platform.Service{Name: names.CtrldClient, Ctrld: client}, UID: testUID, Binary: client}
 	p, _ := newProvisioner(t, v1, m, nil, settings.Settings{})
 	if o := p.Run(context.Background()); !o.OK {
 		t.Fatalf("got %q", o.Line())

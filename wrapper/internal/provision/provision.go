@@ -10,13 +10,13 @@ import (
 	"os"
 	"time"
 
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 	"github.com/ctrld-install/ctrld-install/internal/settings"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/managed"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/record"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
@@ -112,7 +112,7 @@ func (p *Provisioner) underLock(ctx context.Context) codes.Outcome {
 	}
 	// Success is the usual outcome: its record is flushed to disk while
 	// ctrld runs, and only renamed into place if it comes true.
-	pending := report.Prepare(p.Config.RecordDir, codes.Success)
+	pending := record.Prepare(p.Config.RecordDir, codes.Success)
 	// Result files are stamped to the second.
 	began := time.Now().Truncate(time.Second)
 	o := p.safely(func() codes.Outcome { return p.provision(ctx) })

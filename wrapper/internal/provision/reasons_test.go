@@ -13,7 +13,7 @@ import (
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/record"
 )
 
 // underCanary is a new folder whose path holds the token, so that any
@@ -143,7 +143,7 @@ func TestPanicWhileKeepingEvidenceSaysWhy(t *testing.T) {
 		t.Fatalf("the OS log does not say why: %q", text)
 	}
 	noCanary(t, log.warnings)
-	if got, ok := report.ReadLast(dir); !ok || got != o {
+	if got, ok := record.ReadLast(dir); !ok || got != o {
 		t.Fatalf("record %q, %v", got.Line(), ok)
 	}
 }

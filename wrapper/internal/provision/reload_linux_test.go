@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/leftover"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 )
@@ -31,7 +31,7 @@ type upgradedFake struct {
 func newUpgradedFake(t *testing.T, restart, statusExit string) upgradedFake {
 	t.Helper()
 	dir := t.TempDir()
-	ctrld := testenv.GoBuild(t, dir, contract.Ctrld, "./testdata/fakectrld")
+	ctrld := testenv.GoBuild(t, dir, names.Ctrld, "./testdata/fakectrld")
 	scenario := restart + "\nstatus.exit=" + statusExit + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "fake-ctrld.scenario"), []byte(scenario), 0o644); err != nil {
 		t.Fatal(err)
@@ -106,16 +106,16 @@ func TestReloadReplacesADaemonWhoseRestartHangs(t *testing.T) {
 		{"sysv", exits0, "0", 0, "ctrld stop;ctrld start"},
 	} {
 		t.Run(tc.initSys+"-"+tc.restart+"-status-"+tc.status, func(t *testing.T) {
-			l, _, files := systemdRoots(t, contract.Ctrld)
+			l, _, files := systemdRoots(t, names.Ctrld)
 			l.Paths.Proc = "/proc"
 			if tc.initSys == "sysv" {
 				os.RemoveAll(filepath.Join(l.Paths.RunDir, "systemd"))
-				script := filepath.Join(l.Paths.Etc, "init.d", contract.Ctrld)
+				script := filepath.Join(l.Paths.Etc, "init.d", names.Ctrld)
 				os.MkdirAll(filepath.Dir(script), 0o755)
 				os.WriteFile(script, []byte("#!/bin/sh\n"), 0o755)
 				files = []string{script}
 			}
-			ln, err := net.Listen("unix", filepath.Join(l.Paths.RunDir, contract.CtrldControlSocket(contract.Ctrld)))
+			ln, err := net.Listen("unix", filepath.Join(l.Paths.RunDir, names.CtrldControlSocket(names.Ctrld)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
@@ -146,7 +146,7 @@ func findCtrld(osys platform.OS) string {
 	if !ok {
 		return ""
 	}
-	for _, name := range contract.CtrldNames {
+	for _, name := range names.CtrldNames {
 		p := filepath.Join(dir, osys.ProgramFile(name))
 		if _, err := os.Stat(p); err == nil {
 			return p

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 )
 
@@ -15,7 +15,7 @@ import (
 func TestResolveDefaults(t *testing.T) {
 	ctrld := filepath.Join(t.TempDir(), "ctrld-client")
 	cfg := Resolve(Input{Ctrld: ctrld}, platform.Linux{}, nil, &warnings{})
-	if cfg.Home != contract.Home || cfg.RecordDir != contract.Home || cfg.SettingsFile != contract.LinuxSettings {
+	if cfg.Home != names.Home || cfg.RecordDir != names.Home || cfg.SettingsFile != names.LinuxSettings {
 		t.Fatalf("Linux defaults: %+v", cfg)
 	}
 	if cfg.ServiceFiles[0] != "/etc/systemd/system/ctrld-client.service" {
@@ -23,14 +23,14 @@ func TestResolveDefaults(t *testing.T) {
 	}
 	win := platform.Windows{ProgramFiles: `C:\Program Files`}
 	cfg = Resolve(Input{Ctrld: ctrld, ServiceFile: "/x.service", PrefsWait: 0, PrefsWaitSet: true}, win, nil, &warnings{})
-	if cfg.Home != filepath.Dir(ctrld) || cfg.RecordDir != filepath.Join(`C:\Program Files`, contract.InstallFolder, contract.RecordFolder) {
+	if cfg.Home != filepath.Dir(ctrld) || cfg.RecordDir != filepath.Join(`C:\Program Files`, names.InstallFolder, names.RecordFolder) {
 		t.Fatalf("Windows: home %q, records %q", cfg.Home, cfg.RecordDir)
 	}
 	if len(cfg.ServiceFiles) != 1 || cfg.ServiceFiles[0] != "/x.service" {
 		t.Fatalf("--service-file not used: %v", cfg.ServiceFiles)
 	}
 	mac := Resolve(Input{Ctrld: ctrld}, platform.Darwin{}, nil, &warnings{})
-	if mac.Prefs != contract.ManagedPrefs || mac.PrefsWait == 0 {
+	if mac.Prefs != names.ManagedPrefs || mac.PrefsWait == 0 {
 		t.Fatalf("macOS defaults: %+v", mac)
 	}
 }

@@ -9,13 +9,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/record"
 )
 
 // panickyOS is Linux whose upgrade check panics with a message that
@@ -40,7 +40,7 @@ func TestPanicIsWrapperInternal(t *testing.T) {
 	if strings.Contains(text, testenv.Canary) {
 		t.Fatal("the token reached the OS log")
 	}
-	if got, ok := report.ReadLast(p.Config.RecordDir); !ok || got != o {
+	if got, ok := record.ReadLast(p.Config.RecordDir); !ok || got != o {
 		t.Fatalf("record %q, %v", got.Line(), ok)
 	}
 	l, err := lock.Acquire(p.Config.Home)
@@ -60,7 +60,7 @@ type recordCheckingLog struct {
 }
 
 func (l *recordCheckingLog) Result(o codes.Outcome) {
-	if got, ok := report.ReadLast(l.dir); !ok || got != o {
+	if got, ok := record.ReadLast(l.dir); !ok || got != o {
 		l.t.Errorf("outcome %q logged before it was recorded (record %q)", o.Line(), got.Line())
 	}
 }
@@ -87,7 +87,7 @@ func TestBusyRunRecordsNothing(t *testing.T) {
 	if o := p.Run(context.Background()); o.Code != codes.InstallInProgress {
 		t.Fatalf("got %q", o.Line())
 	}
-	if got, _ := report.ReadLast(p.Config.RecordDir); got.Code != codes.TokenExpired {
+	if got, _ := record.ReadLast(p.Config.RecordDir); got.Code != codes.TokenExpired {
 		t.Fatalf("the busy run overwrote the record with %q", got.Line())
 	}
 	if !strings.Contains(strings.Join(*log, "\n"), "result: "+codes.Failure(codes.InstallInProgress).Line()) {
@@ -133,10 +133,10 @@ func TestHomeThatCannotBeMadeSaysWhy(t *testing.T) {
 func TestUninstallRemovesOnlyWhatTheWrapperWrote(t *testing.T) {
 	ctrld, calls := shCtrld(t, 0, 0)
 	home := t.TempDir()
-	controlD := filepath.Join(t.TempDir(), "Program Files", contract.InstallFolder)
-	records := filepath.Join(controlD, contract.RecordFolder)
+	controlD := filepath.Join(t.TempDir(), "Program Files", names.InstallFolder)
+	records := filepath.Join(controlD, names.RecordFolder)
 	mustSave(t, records, codes.Success)
-	os.WriteFile(filepath.Join(records, contract.MsiexecLogFile), []byte("msiexec's log"), 0o600)
+	os.WriteFile(filepath.Join(records, names.MsiexecLogFile), []byte("msiexec's log"), 0o600)
 	l, _ := lock.Acquire(home)
 	l.Release()
 	os.WriteFile(filepath.Join(home, "admin-notes"), nil, 0o644)
@@ -162,14 +162,14 @@ func TestUninstallWithoutCtrld(t *testing.T) {
 	if code := Uninstall(context.Background(), Config{Ctrld: filepath.Join(home, "gone"), Home: home, RecordDir: home}, platform.Linux{}); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	if _, ok := report.ReadLast(home); ok {
+	if _, ok := record.ReadLast(home); ok {
 		t.Fatal("record left behind")
 	}
 }
 
 func mustSave(t *testing.T, dir string, o codes.Outcome) {
 	t.Helper()
-	if err := report.SaveLast(dir, o); err != nil {
+	if err := record.SaveLast(dir, o); err != nil {
 		t.Fatal(err)
 	}
 }

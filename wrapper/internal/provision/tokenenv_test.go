@@ -3,13 +3,13 @@ package provision
 import (
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // The wrapper reads and scrubs the variable the package scripts and the
 // fake ctrld name: the contract's.
 func TestTokenEnvIsTheContracts(t *testing.T) {
-	if TokenEnv != contract.TokenEnv {
-		t.Errorf("provision.TokenEnv is %q, the contract's %q", TokenEnv, contract.TokenEnv)
+	if TokenEnv != names.TokenEnv {
+		t.Errorf("provision.TokenEnv is %q, the contract's %q", TokenEnv, names.TokenEnv)
 	}
 }

@@ -6,12 +6,12 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/evidence"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/lock"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/proc"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/record"
 )
 
 // ExitUninstallFailed is Uninstall's answer when ctrld could not be run.
@@ -37,7 +37,7 @@ func Uninstall(ctx context.Context, cfg Config, osys platform.OS) int {
 	}
 	cleanUp(ctx, cfg, osys)
 	removeEveryLine(ctx, cfg, osys)
-	report.RemoveLast(cfg.RecordDir)
+	record.RemoveLast(cfg.RecordDir)
 	evidence.Remove(cfg.RecordDir)
 	lock.Remove(cfg.Home)
 	removeRecordDir(cfg)
@@ -79,7 +79,7 @@ func removeRecordDir(cfg Config) {
 	if cfg.RecordDir == cfg.Home {
 		return
 	}
-	os.Remove(filepath.Join(cfg.RecordDir, contract.MsiexecLogFile))
+	os.Remove(filepath.Join(cfg.RecordDir, names.MsiexecLogFile))
 	os.Remove(cfg.RecordDir)
 	if parent := filepath.Dir(cfg.RecordDir); parent != cfg.Home {
 		os.Remove(parent)

@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
 // FileName is the name ctrld gives the file in its home dir.
-const FileName = contract.ResultFile
+const FileName = names.ResultFile
 
 // MaxSize caps what is read; a larger file is not trusted.
 const MaxSize = 64 << 10

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 )
 
 // upperCanary is made only of code characters, so, unlike the lower-case

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
 // A token made only of code characters could pass every check of an

@@ -6,7 +6,7 @@ import (
 	"bytes"
 	"sync"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/secret"
 )
 

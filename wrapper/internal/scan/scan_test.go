@@ -9,8 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
 const canary = testenv.Canary

@@ -30,7 +30,7 @@ import (
 	"github.com/ctrld-install/ctrld-install/internal/settings"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/cli"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/report"
+	"github.com/ctrld-install/ctrld-install/wrapper/internal/record"
 )
 
 // The debug seams' environment variables.
@@ -43,7 +43,7 @@ const (
 )
 
 func main() {
-	sys := cli.System{OS: platform.Current(), OpenLog: report.OpenSystemLog, Env: os.Environ(), Stdin: os.Stdin}
+	sys := cli.System{OS: platform.Current(), OpenLog: record.OpenSystemLog, Env: os.Environ(), Stdin: os.Stdin}
 	etc := os.Getenv(etcEnv)
 	switch {
 	case os.Getenv(osEnv) == "darwin":
@@ -58,7 +58,7 @@ func main() {
 		sys.OS = stalledPolicy{OS: sys.OS, began: path}
 	}
 	if path := os.Getenv(syslogEnv); path != "" {
-		sys.OpenLog = func() report.SystemLog { return report.OpenSystemLogAt(path) }
+		sys.OpenLog = func() record.SystemLog { return record.OpenSystemLogAt(path) }
 	}
 	os.Exit(cli.Run(sys, os.Args[1:], os.Stdout, os.Stderr))
 }

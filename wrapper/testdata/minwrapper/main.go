@@ -8,7 +8,7 @@ import (
 	"os"
 	"syscall"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 func main() {
@@ -29,7 +29,7 @@ func main() {
 		}
 		close(done)
 	}()
-	run(out[1], ctrld, "start", "--cd-org="+os.Getenv(contract.TokenEnv))
+	run(out[1], ctrld, "start", "--cd-org="+os.Getenv(names.TokenEnv))
 	syscall.Close(out[1])
 	<-done
 	null, err := syscall.Open(os.DevNull, syscall.O_RDWR|syscall.O_CLOEXEC, 0)

@@ -1,9 +1,9 @@
-package report
+package record
 
 import (
 	"golang.org/x/sys/windows/svc/eventlog"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 )
 
 // The MSI registers the event source; without it Event Viewer still shows

@@ -1,12 +1,12 @@
 //go:build unix
 
-package report
+package record
 
 import (
 	"os"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 )
 
 // On macOS and Linux the record folder is ctrld's home: a run that writes

@@ -1,10 +1,10 @@
-package report
+package record
 
 import (
 	"syscall"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 )
 
 // A write that fails must not leave the previous record behind: `last`

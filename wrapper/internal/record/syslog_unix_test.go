@@ -1,6 +1,6 @@
 //go:build unix
 
-package report
+package record
 
 import (
 	"net"
@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 )
 
 func TestSyslogDatagrams(t *testing.T) {

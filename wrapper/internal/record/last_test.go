@@ -1,11 +1,11 @@
-package report
+package record
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 )
 
 // newRecordDir is a record folder not made yet, in a folder not made

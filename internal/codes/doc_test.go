@@ -36,7 +36,7 @@ func TestSupportDocMatchesTable(t *testing.T) {
 	for i, c := range Table {
 		want := codeRow(c)
 		if got := rows[i]; strings.Join(got, " | ") != strings.Join(want, " | ") {
-			t.Errorf("row %d:\n doc  %q\n want %q (go test ./wrapper/codes -run SupportDoc -update-doc)", i, got, want)
+			t.Errorf("row %d:\n doc  %q\n want %q (go test ./internal/codes -run SupportDoc -update-doc)", i, got, want)
 		}
 	}
 	for _, s := range StageRanges {

@@ -1,6 +1,6 @@
-// Package report sends the one line where admins look for it: stdout, the
+// Package record keeps the one line where admins look for it where admins look for it: stdout, the
 // last-result file, and the OS log.
-package report
+package record
 
 import (
 	"errors"
@@ -10,14 +10,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/safefile"
 )
 
 // LastFileName is the last-result file, kept in the record folder
 // (platform.OS's RecordDir): the ctrld home dir on macOS and Linux.
-const LastFileName = contract.LastResultFile
+const LastFileName = names.LastResultFile
 
 // maxLastSize is more than any valid line needs.
 const maxLastSize = 512
@@ -27,7 +27,7 @@ const maxLastSize = 512
 // the next run overwrites. Where the OS can swap two names, it holds the
 // previous record after a commit, if that was a line the wrapper wrote,
 // until the next run.
-const pendingName = contract.PendingResultFile
+const pendingName = names.PendingResultFile
 
 // MakeRecordDir creates the record folder if it is not there yet, before
 // anything is written in it: private to root on macOS and Linux, and on

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ctrld-install/ctrld-install/contract"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // jamfShortTableHeader heads the Jamf guide's exit codes in short.
@@ -97,7 +97,7 @@ func TestJamfGuideRunsTheInstalledWrapper(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(data), "sudo "+contract.Wrapper); n > 0 {
-		t.Errorf("jamf.md runs %q %d times without its path, %s", "sudo "+contract.Wrapper, n, contract.MacBinDir)
+	if n := strings.Count(string(data), "sudo "+names.Wrapper); n > 0 {
+		t.Errorf("jamf.md runs %q %d times without its path, %s", "sudo "+names.Wrapper, n, names.MacBinDir)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !linux && !darwin
 
-package report
+package record
 
 import "os"
 

@@ -1,12 +1,12 @@
-// Package contract holds the names the wrapper, the installers, their
+// Package names holds the names the wrapper, the installers, their
 // package scripts and the tests share: file names, default paths, binary
 // and service names. A rename happens here once; everything else derives
 // from these values, so a rename cannot break one side silently.
 //
-// It sits at the top of the module, not under wrapper/, because the
+// It sits under the module's internal/, not under wrapper/, because the
 // installers and the release pipeline import it too; it imports nothing,
 // so any of them can.
-package contract
+package names
 
 // Binary names. ctrld releases ship the client as ctrld or ctrld-client;
 // the service takes the binary's name, so nothing may hard-code one.

@@ -1,6 +1,6 @@
 //go:build unix
 
-package report
+package record
 
 import (
 	"os"
@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 )
 
 // socketPaths are where syslog listens on this OS: on Linux journald or

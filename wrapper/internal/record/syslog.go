@@ -1,8 +1,8 @@
-package report
+package record
 
 import (
-	"github.com/ctrld-install/ctrld-install/contract"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
+	"github.com/ctrld-install/ctrld-install/internal/codes"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 )
 
 // SystemLog is the OS's log: syslog or the journal on Linux and macOS, the
@@ -22,4 +22,4 @@ func (nopLog) Close()               {}
 
 // Tag names the wrapper in the OS log; on Windows it is the event source
 // the MSI registers.
-const Tag = contract.Wrapper
+const Tag = names.Wrapper

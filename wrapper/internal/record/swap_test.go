@@ -1,14 +1,14 @@
 //go:build linux || darwin
 
-package report
+package record
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 
+	"github.com/ctrld-install/ctrld-install/internal/codes"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
-	"github.com/ctrld-install/ctrld-install/wrapper/codes"
 )
 
 // The commit swaps names instead of renaming over the record: the old
