@@ -21,6 +21,13 @@ func Running(procDir, binary string) bool {
 // after an upgrade replaced it, a process of the old one runs another
 // file and does not count.
 func RunningFile(procDir, binary string) bool {
+	return anyRuns(procDir, binary, func(sameFile bool) bool { return sameFile })
+}
+
+// anyRuns reports whether a process of our namespaces that runs binary
+// (by name) passes want, told whether it runs the file at binary's path
+// now.
+func anyRuns(procDir, binary string, want func(sameFile bool) bool) bool {
 	ours, ok := ourNamespaces(procDir)
 	target, haveTarget := fileID(binary)
 	if !ok || !haveTarget {
@@ -29,7 +36,8 @@ func RunningFile(procDir, binary string) bool {
 	found := matching(procDir, binary, ours)
 	defer release(found)
 	for pid := range found {
-		if id, ok := fileID(filepath.Join(procDir, strconv.Itoa(pid), "exe")); ok && id == target {
+		id, ok := fileID(filepath.Join(procDir, strconv.Itoa(pid), "exe"))
+		if want(ok && id == target) {
 			return true
 		}
 	}
