@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -23,18 +21,14 @@ var exitRefused = codes.CtrldNotFound.Exit
 func runCheckPath(_ System, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("check-path")
 	folder := fs.Bool("dir", false, "PATH is a folder files will be put in, not a file")
-	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		writeHelp(stdout, fs)
-		return exitOK
-	case err != nil:
-		printUsageError(stderr, "check-path", usageError{describeFlagError(fs, err)})
-		return exitUsage
-	case fs.NArg() != 1:
-		printUsageError(stderr, "check-path", usageError{"one PATH is needed"})
-		return exitUsage
+	err := parseArgs(fs, args, func(n int) string {
+		if n != 1 {
+			return "one PATH is needed"
+		}
+		return ""
+	})
+	if exit, done := explainParse(fs, err, stdout, stderr); done {
+		return exit
 	}
 	path := fs.Arg(0)
 	check := safefile.Replaceable

@@ -23,19 +23,35 @@ func (e usageError) Error() string { return e.msg }
 // parseFlags parses with the standard flag package but rewrites its
 // errors, which would echo the offending value.
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	switch {
-	case err == nil:
-	case errors.Is(err, flag.ErrHelp):
+	return parseArgs(fs, args, func(n int) string {
+		if n > 0 {
+			return "unexpected argument after the flags"
+		}
+		return ""
+	})
+}
+
+// parseArgs parses like parseFlags, and then asks wantArgs whether the
+// number of arguments left after the flags will do: it answers what is
+// wrong, or "".
+func parseArgs(fs *flag.FlagSet, args []string, wantArgs func(n int) string) error {
+	if err := parseFlagsOnly(fs, args); err != nil {
 		return err
-	default:
-		return usageError{describeFlagError(fs, err)}
 	}
-	if fs.NArg() > 0 {
-		return usageError{"unexpected argument after the flags"}
+	if msg := wantArgs(fs.NArg()); msg != "" {
+		return usageError{msg}
 	}
 	return nil
+}
+
+// parseFlagsOnly parses the flags up to the first argument.
+func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	return usageError{describeFlagError(fs, err)}
 }
 
 // describeFlagError names a flag only when it is one of ours: an unknown
@@ -121,7 +137,12 @@ func printUsageError(w io.Writer, cmd string, err error) {
 // the exit code when the command must stop here: help was asked for
 // (printed on stdout) or the flags are wrong (explained on stderr).
 func parseOrExplain(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) (exit int, done bool) {
-	err := parseFlags(fs, args)
+	return explainParse(fs, parseFlags(fs, args), stdout, stderr)
+}
+
+// explainParse ends a command whose flags were parsed with err: help
+// printed on stdout, or what is wrong on stderr.
+func explainParse(fs *flag.FlagSet, err error, stdout, stderr io.Writer) (exit int, done bool) {
 	switch {
 	case err == nil:
 		return 0, false

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os/exec"
@@ -23,18 +22,14 @@ func runInstallMSI(sys System, args []string, stdout, stderr io.Writer) int {
 	var in provision.Input
 	fs := newFlagSet("install-msi")
 	fs.StringVar(&in.Home, "home", "", "`DIR` where the result is recorded (default on Windows: %ProgramFiles%\\ControlD\\records)")
-	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		writeHelp(stdout, fs)
-		return exitOK
-	case err != nil:
-		printUsageError(stderr, "install-msi", usageError{describeFlagError(fs, err)})
-		return exitUsage
-	case fs.NArg() < 1:
-		printUsageError(stderr, "install-msi", usageError{"the MSI file is missing"})
-		return exitUsage
+	err := parseArgs(fs, args, func(n int) string {
+		if n < 1 {
+			return "the MSI file is missing"
+		}
+		return ""
+	})
+	if exit, done := explainParse(fs, err, stdout, stderr); done {
+		return exit
 	}
 	props := fs.Args()[1:]
 	for _, p := range props {

@@ -83,15 +83,6 @@ func parseWithFiles(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func parseFlagsOnly(fs *flag.FlagSet, args []string) error {
-	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	if err == nil || errors.Is(err, flag.ErrHelp) {
-		return err
-	}
-	return usageError{describeFlagError(fs, err)}
-}
-
 // readInput reads one input; its error never holds the file's name.
 func readInput(t *fleet.Tally, name string, stdin io.Reader, column string) error {
 	if name == stdinName {
