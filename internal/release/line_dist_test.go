@@ -33,7 +33,7 @@ func TestDistOfTheClientLine(t *testing.T) {
 	}
 	var manifest Manifest
 	data, _ := os.ReadFile(filepath.Join(cfg.Out, "manifest.json"))
-	if err := json.Unmarshal(data, &manifest); err != nil || manifest.Line != names.CtrldClient || len(manifest.Artifacts) != 22 {
+	if err := json.Unmarshal(data, &manifest); err != nil || manifest.Line != names.CtrldClient || len(manifest.Artifacts) != 32 {
 		t.Fatalf("manifest line %q, %d artifacts (%v)", manifest.Line, len(manifest.Artifacts), err)
 	}
 	extract := func(a Artifact) string {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ctrld-install/ctrld-install/installers/linux"
+	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
@@ -143,4 +144,34 @@ func forEachCtrld(t *testing.T, test func(t *testing.T, ctrld ctrldBinary)) {
 			test(t, c)
 		})
 	}
+}
+
+// v1LineGap is why a scenario runs only the first line's binaries: it
+// still names that line's service and files (/etc/init.d/ctrld,
+// ctrld.service), so the client line goes through the scenarios written
+// for it (clientline, linemove, files, the CLI fixtures) instead.
+const v1LineGap = "this scenario names the first line's service; the client line has scenarios of its own"
+
+// firstLineBinaries are the real ctrld binaries of the first line (ctrld,
+// not ctrld-client), in CTRLD_REAL's order.
+func firstLineBinaries(t *testing.T) []ctrldBinary {
+	t.Helper()
+	var out []ctrldBinary
+	for _, c := range ctrldBinaries(t) {
+		if binaryName(c) == names.Ctrld {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// forEachFirstLineCtrld is forEachCtrld for a scenario of the first line
+// only: a client-line binary is skipped, saying why.
+func forEachFirstLineCtrld(t *testing.T, test func(t *testing.T, ctrld ctrldBinary)) {
+	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
+		if binaryName(ctrld) != names.Ctrld {
+			t.Skip(v1LineGap)
+		}
+		test(t, ctrld)
+	})
 }

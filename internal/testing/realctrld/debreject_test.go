@@ -34,7 +34,7 @@ func debRejectThenFix(b *box) {
 }
 
 func TestDebRejectedTokenThenConfigure(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
+	forEachFirstLineCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		r := runScenario(t, ctrld, "deb-reject-then-fix", 8*time.Minute)
 		if st := step(t, r, "dpkg -i unconfigured"); st.Exit != 0 || !strings.Contains(st.Stdout, "ctrld: installed, not provisioned") {
 			t.Errorf("no settings: exit %d\n%s%s", st.Exit, st.Stdout, st.Stderr)

@@ -24,7 +24,7 @@ func debSuccess(b *box) {
 }
 
 func TestDebProvisionsForReal(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
+	forEachFirstLineCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		r := runScenario(t, ctrld, "deb-success", 8*time.Minute)
 		install := step(t, r, "dpkg -i")
 		wantLineOnce(t, install, lineComplete)

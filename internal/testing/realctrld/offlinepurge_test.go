@@ -73,7 +73,7 @@ func TestOfflineEraseIsBounded(t *testing.T) {
 // install, the slow offline boot, then a removal within the bound that
 // leaves nothing.
 func testOfflineRemoval(t *testing.T, scenario, install, removal, snapshot string) {
-	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
+	forEachFirstLineCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		r := runScenario(t, ctrld, scenario, 8*time.Minute)
 		wantLineOnce(t, step(t, r, install), lineComplete)
 		wantBootedOffline(t, r)

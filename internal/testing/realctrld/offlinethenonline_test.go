@@ -32,7 +32,7 @@ func offlineUpgradeThenOnline(b *box) {
 }
 
 func TestOfflineUpgradeConvergesOnceOnline(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
+	forEachFirstLineCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		r := runScenario(t, ctrld, "offline-then-online", 8*time.Minute)
 		wantBootedOffline(t, r)
 		wantLineOnce(t, step(t, r, "dpkg -i (upgrade)"), lineReloadFailed)

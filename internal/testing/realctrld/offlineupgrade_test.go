@@ -27,7 +27,7 @@ func offlineUpgrade(b *box) {
 }
 
 func TestOfflineUpgradeKeepsTheService(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
+	forEachFirstLineCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		r := runScenario(t, ctrld, "offline-upgrade", 8*time.Minute)
 		wantLineOnce(t, step(t, r, "dpkg -i"), lineComplete)
 		wantBootedOffline(t, r)

@@ -28,7 +28,7 @@ func rpmOfflineThenFix(b *box) {
 }
 
 func TestRpmOfflineThenRetry(t *testing.T) {
-	forEachCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
+	forEachFirstLineCtrld(t, func(t *testing.T, ctrld ctrldBinary) {
 		r := runScenario(t, ctrld, "rpm-offline-then-fix", 8*time.Minute)
 		install := step(t, r, "rpm -i")
 		wantLineOnce(t, install, lineUnidentified)

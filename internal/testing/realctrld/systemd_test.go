@@ -68,7 +68,7 @@ type systemdRun struct {
 // then judges each and prints the table of lines, exit codes and times.
 func TestSystemd(t *testing.T) {
 	t.Parallel()
-	binaries := ctrldBinaries(t)
+	binaries := firstLineBinaries(t)
 	rootfs, err := systemdRootfs()
 	if err != nil {
 		t.Fatal(err)

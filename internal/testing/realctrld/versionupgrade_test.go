@@ -28,7 +28,7 @@ func versionUpgrade(b *box) {
 
 func TestPackageUpgradeToTheNextCtrld(t *testing.T) {
 	t.Parallel()
-	all := ctrldBinaries(t)
+	all := firstLineBinaries(t)
 	if len(all) < 2 {
 		testenv.Unavailable(t, "%s names one ctrld; this scenario upgrades from the first to the next", binaryEnv)
 	}
