@@ -1,7 +1,6 @@
 package release
 
 import (
-	"compress/gzip"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -10,8 +9,6 @@ import (
 	"testing"
 
 	"github.com/ctrld-install/ctrld-install/installers/linux"
-	"github.com/ctrld-install/ctrld-install/installers/macos/cpio"
-	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
 	"github.com/ctrld-install/ctrld-install/internal/names"
 	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
@@ -89,26 +86,12 @@ func filesNamed(root, name string) []string {
 // project's readers.
 func pkgPayload(t *testing.T, pkg string) map[string]bool {
 	t.Helper()
-	f, err := os.Open(pkg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	info, _ := f.Stat()
-	r, err := xar.NewReader(f, info.Size())
-	if err != nil {
-		t.Fatal(err)
-	}
-	payload, err := r.Open("ctrld.pkg/Payload")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gz, err := gzip.NewReader(payload)
+	data, err := os.ReadFile(pkg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	names := map[string]bool{}
-	cr := cpio.NewReader(gz)
+	cr := pkgPayloadReader(t, data)
 	for {
 		h, err := cr.Next()
 		if err != nil {

@@ -235,25 +235,11 @@ func checkPkg(t *testing.T, pkg string, slices ...[]byte) {
 // line's name, universal, made of the slices.
 func checkPkgCtrld(t *testing.T, pkg, line string, slices ...[]byte) {
 	t.Helper()
-	f, err := os.Open(pkg)
+	data, err := os.ReadFile(pkg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	info, _ := f.Stat()
-	r, err := xar.NewReader(f, info.Size())
-	if err != nil {
-		t.Fatal(err)
-	}
-	payload, err := r.Open("ctrld.pkg/Payload")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gz, err := gzip.NewReader(payload)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cr := cpio.NewReader(gz)
+	cr := pkgPayloadReader(t, data)
 	for {
 		h, err := cr.Next()
 		if err != nil {
@@ -285,4 +271,23 @@ func withoutPath(env []string) []string {
 		}
 	}
 	return out
+}
+
+// pkgPayloadReader reads the payload of the pkg whose bytes are data with
+// the project's readers: xar, gzip, cpio.
+func pkgPayloadReader(t *testing.T, data []byte) *cpio.Reader {
+	t.Helper()
+	r, err := xar.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	payload, err := r.Open("ctrld.pkg/Payload")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gz, err := gzip.NewReader(payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cpio.NewReader(gz)
 }

@@ -3,7 +3,6 @@ package release
 import (
 	"archive/zip"
 	"bytes"
-	"compress/gzip"
 	"crypto/x509"
 	"io"
 	"os"
@@ -13,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/ctrld-install/ctrld-install/installers/macos/codesign"
-	"github.com/ctrld-install/ctrld-install/installers/macos/cpio"
 	"github.com/ctrld-install/ctrld-install/installers/macos/xar"
 	"github.com/ctrld-install/ctrld-install/installers/signing"
 	"github.com/ctrld-install/ctrld-install/installers/signing/signingtest"
@@ -143,19 +141,7 @@ func checkZipCodeSigned(t *testing.T, data []byte, leaf *signingtest.Leaf) {
 // slice carries a code signature by leaf, with the hardened runtime.
 func checkPkgCodeSigned(t *testing.T, data []byte, leaf *signingtest.Leaf) {
 	t.Helper()
-	r, err := xar.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	payload, err := r.Open("ctrld.pkg/Payload")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gz, err := gzip.NewReader(payload)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cr, files := cpio.NewReader(gz), 0
+	cr, files := pkgPayloadReader(t, data), 0
 	for {
 		h, err := cr.Next()
 		if err == io.EOF {
