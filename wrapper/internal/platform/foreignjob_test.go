@@ -60,19 +60,7 @@ func TestMoveOffLegacyDirRepointsAJobOfAnotherBinary(t *testing.T) {
 			m := newLegacyMac(t, plist.XMLFormat)
 			theirs := at(t, m.root)
 			writePlist(t, m.plist, jobFor(theirs), plist.XMLFormat)
-			before, _ := os.ReadFile(m.plist)
-			m.launchd.onCall = func([]string) {
-				if now, _ := os.ReadFile(m.plist); !bytes.Equal(now, before) {
-					t.Error("the plist changed before launchd confirmed the unload")
-				}
-			}
-			if err := m.darwin.MoveOffLegacyDir(context.Background(), m.svc); err != nil {
-				t.Fatal(err)
-			}
-			want := []string{launchctl + " unload " + m.plist, launchctl + " list ctrld"}
-			if strings.Join(m.launchd.calls, "\n") != strings.Join(want, "\n") {
-				t.Fatalf("launchctl calls %q", m.launchd.calls)
-			}
+			moveUnloadingFirst(t, m)
 			if job, _ := readPlist(t, m.plist); !equalJobs(job, jobFor(m.svc.Ctrld)) {
 				t.Fatalf("plist now %v, want it on %s", job, m.svc.Ctrld)
 			}

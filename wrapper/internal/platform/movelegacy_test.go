@@ -131,19 +131,7 @@ func TestMoveOffLegacyDirUnloadsBeforeItRemoves(t *testing.T) {
 	for name, format := range map[string]int{"xml": plist.XMLFormat, "binary": plist.BinaryFormat} {
 		t.Run(name, func(t *testing.T) {
 			m := newLegacyMac(t, format)
-			before, _ := os.ReadFile(m.plist)
-			m.launchd.onCall = func([]string) {
-				if now, _ := os.ReadFile(m.plist); !bytes.Equal(now, before) {
-					t.Error("the plist changed before launchd confirmed the unload")
-				}
-			}
-			if err := m.darwin.MoveOffLegacyDir(context.Background(), m.svc); err != nil {
-				t.Fatal(err)
-			}
-			want := []string{launchctl + " unload " + m.plist, launchctl + " list ctrld"}
-			if strings.Join(m.launchd.calls, "\n") != strings.Join(want, "\n") {
-				t.Fatalf("launchctl calls %q", m.launchd.calls)
-			}
+			moveUnloadingFirst(t, m)
 			job, got := readPlist(t, m.plist)
 			if want := jobFor(m.svc.Ctrld); got != format || !equalJobs(job, want) {
 				t.Fatalf("plist now %v (format %d), want %v", job, got, want)
@@ -304,5 +292,24 @@ func TestMoveOffLegacyDirLeavesAnUnreadableJob(t *testing.T) {
 	}
 	if len(m.launchd.calls) != 0 || !m.exists("ctrld") {
 		t.Fatalf("calls %q, old ctrld kept %v", m.launchd.calls, m.exists("ctrld"))
+	}
+}
+
+// moveUnloadingFirst moves m off the legacy folder and checks that the
+// plist stays as it was until launchd confirmed the unload.
+func moveUnloadingFirst(t *testing.T, m *legacyMac) {
+	t.Helper()
+	before, _ := os.ReadFile(m.plist)
+	m.launchd.onCall = func([]string) {
+		if now, _ := os.ReadFile(m.plist); !bytes.Equal(now, before) {
+			t.Error("the plist changed before launchd confirmed the unload")
+		}
+	}
+	if err := m.darwin.MoveOffLegacyDir(context.Background(), m.svc); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{launchctl + " unload " + m.plist, launchctl + " list ctrld"}
+	if strings.Join(m.launchd.calls, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("launchctl calls %q", m.launchd.calls)
 	}
 }
