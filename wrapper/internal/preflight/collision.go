@@ -9,7 +9,6 @@ import (
 
 	"github.com/ctrld-install/ctrld-install/internal/codes"
 	"github.com/ctrld-install/ctrld-install/internal/names"
-	"github.com/ctrld-install/ctrld-install/wrapper/internal/platform"
 	"github.com/ctrld-install/ctrld-install/wrapper/internal/provision"
 )
 
@@ -17,7 +16,7 @@ import (
 // removed.
 var moveFailed = codes.ServiceInstallFailed
 
-// besideChecks name each ctrld service of another line (ctrld beside
+// besideChecks name the ctrld service of another line (ctrld beside
 // ctrld-client, or the reverse) installed beside the one start would run.
 // Both want port 53 and the same home dir, so start moves the device off
 // the other line's service, and answers SERVICE_INSTALL_FAILED when that
@@ -29,17 +28,14 @@ func besideChecks(p *provision.Provisioner) []Check {
 	if ours == "" || ours == "." {
 		return nil
 	}
-	var checks []Check
-	for _, other := range names.OtherLines(ours) {
-		if !platform.ServiceKnown(p.OS, other.Binary) {
-			continue
-		}
-		checks = append(checks, warn("ctrld service "+other.Binary,
-			"the "+other.Binary+" service ("+other.DisplayName+") is installed beside the "+ours+
-				" service start would run: both want port 53 and "+p.Config.Home+"; start moves the device off it (stops and removes it first) and answers "+
-				moveFailed.Name+" (exit "+strconv.Itoa(moveFailed.Exit)+") if it cannot remove it"))
+	other, found := p.OtherLineInstalled()
+	if !found {
+		return nil
 	}
-	return checks
+	return []Check{warn("ctrld service "+other.Name,
+		"the "+other.Name+" service ("+names.LineOf(other.Name).DisplayName+") is installed beside the "+ours+
+			" service start would run: both want port 53 and "+p.Config.Home+"; start moves the device off it (stops and removes it first) and answers "+
+			moveFailed.Name+" (exit "+strconv.Itoa(moveFailed.Exit)+") if it cannot remove it")}
 }
 
 // portChecks name a ctrld daemon, of either line and whoever installed

@@ -25,8 +25,13 @@ type unitsHere struct {
 	dir string
 }
 
+func newUnitsHere(t *testing.T) unitsHere {
+	dir := t.TempDir()
+	return unitsHere{Linux: platform.Linux{Paths: platform.LinuxPaths{Etc: dir}}, dir: dir}
+}
+
 func (u unitsHere) ServiceFiles(name string) []string {
-	return []string{filepath.Join(u.dir, "systemd", name+".service"), filepath.Join(u.dir, "init.d", name)}
+	return []string{filepath.Join(u.dir, "systemd/system", name+".service"), filepath.Join(u.dir, "init.d", name)}
 }
 
 // lay writes a service definition file of unitsHere.
@@ -50,12 +55,12 @@ func provisionerFor(osys platform.OS, ctrld, home string) *provision.Provisioner
 // moves the device off it otherwise); our own line's is not.
 func TestBesideNamesTheOtherLinesService(t *testing.T) {
 	for _, tc := range []struct{ ours, file, other string }{
-		{names.CtrldClient, "systemd/ctrld.service", names.Ctrld},
+		{names.CtrldClient, "systemd/system/ctrld.service", names.Ctrld},
 		{names.Ctrld, "init.d/ctrld-client", names.CtrldClient},
 	} {
-		u := unitsHere{dir: t.TempDir()}
+		u := newUnitsHere(t)
 		u.lay(t, tc.file)
-		u.lay(t, "systemd/"+tc.ours+".service")
+		u.lay(t, "systemd/system/"+tc.ours+".service")
 		checks := besideChecks(provisionerFor(u, "/usr/bin/"+tc.ours, names.Home))
 		if len(checks) != 1 {
 			t.Fatalf("%s beside %s: %+v", tc.other, tc.ours, checks)
@@ -69,8 +74,8 @@ func TestBesideNamesTheOtherLinesService(t *testing.T) {
 			t.Errorf("detail %q", c.Detail)
 		}
 	}
-	alone := unitsHere{dir: t.TempDir()}
-	alone.lay(t, "systemd/ctrld.service")
+	alone := newUnitsHere(t)
+	alone.lay(t, "systemd/system/ctrld.service")
 	if checks := besideChecks(provisionerFor(alone, "/usr/bin/ctrld", names.Home)); len(checks) != 0 {
 		t.Errorf("our own service named: %+v", checks)
 	}
@@ -115,8 +120,8 @@ func TestPortChecksNameACtrldDaemon(t *testing.T) {
 // the port come before the listener checks, so the collision is what
 // preflight names when the listener would fail.
 func TestRunNamesTheCollisionBeforeTheListener(t *testing.T) {
-	u := unitsHere{dir: t.TempDir()}
-	u.lay(t, "systemd/ctrld.service")
+	u := newUnitsHere(t)
+	u.lay(t, "systemd/system/ctrld.service")
 	held, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

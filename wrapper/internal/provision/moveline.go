@@ -19,6 +19,13 @@ import (
 // it after this line failed to start.
 const restoreBound = 10 * time.Second
 
+// OtherLineInstalled is the other ctrld line's service that start would
+// move the device off, when one is installed: the one question preflight
+// and start both ask.
+func (p *Provisioner) OtherLineInstalled() (platform.Other, bool) {
+	return p.otherLine(p.service())
+}
+
 // otherLine is the service of another ctrld line installed on the
 // machine, when svc's binary is one of the lines: both want port 53 and
 // the home folder, so only one may stay.
