@@ -37,7 +37,9 @@ func runCheckPath(_ System, args []string, stdout, stderr io.Writer) int {
 	}
 	use, err := check(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: refusing %s: %v\n", names.Wrapper, secret.RemoveTokenShaped(path), err)
+		// The reason names the path too: the whole message loses any word
+		// shaped like a token typed where a path belonged.
+		fmt.Fprintf(stderr, "%s: %s\n", names.Wrapper, secret.RemoveTokenShaped(fmt.Sprintf("refusing %s: %v", path, err)))
 		return exitRefused
 	}
 	fmt.Fprintln(stdout, use)

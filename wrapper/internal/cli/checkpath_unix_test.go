@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ctrld-install/ctrld-install/internal/testing/testenv"
 )
 
 // check-path prints the folder as the kernel resolves it, and refuses a
@@ -34,5 +36,21 @@ func TestCheckPath(t *testing.T) {
 	}
 	if code, _, _ := run(); code != exitUsage {
 		t.Errorf("no PATH: exit %d", code)
+	}
+}
+
+// A refused path that holds a token, typed where a path belonged, is
+// named with the token removed.
+func TestCheckPathNeverEchoesAToken(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), testenv.Canary)
+	os.MkdirAll(dir, 0o777)
+	os.Chmod(dir, 0o777)
+	var stdout, stderr bytes.Buffer
+	code := Run(System{}, []string{"check-path", filepath.Join(dir, "ctrld")}, &stdout, &stderr)
+	if code == exitOK {
+		t.Fatalf("a world-writable folder was accepted: %q", stdout.String())
+	}
+	if strings.Contains(stdout.String()+stderr.String(), testenv.Canary) {
+		t.Errorf("the token was echoed: %q", stderr.String())
 	}
 }
